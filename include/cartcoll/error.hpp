@@ -1,0 +1,35 @@
+#pragma once
+// Errors thrown by the C++ API. MPI-free: the MPI layer maps each kind to an MPI error class.
+#include <stdexcept>
+#include <string>
+
+namespace cartcoll {
+
+enum class Errc {
+  arg,             // a bad argument that no more specific class covers
+  dims,            // bad grid: d < 1, a non-positive dimension, or a grid larger than the communicator
+  count,           // a negative count, or send and receive blocks of different sizes
+  rank,            // a rank outside the communicator
+  type,            // MPI_DATATYPE_NULL where a datatype is needed
+  request,         // a null, freed or active request where that is not allowed
+  topology,        // a communicator without a cartcoll neighborhood
+  comm,            // MPI_COMM_NULL where a communicator is needed
+  info_value,      // an unknown cartcoll_algorithm value
+  not_isomorphic,  // processes passed different grids or offset lists
+  no_memory,
+  mpi,             // an MPI call failed; Error::mpi_code() holds its code
+};
+
+class Error : public std::runtime_error {
+ public:
+  Error(Errc kind, const std::string& what, int mpi_code = 0)
+      : std::runtime_error(what), kind_(kind), mpi_code_(mpi_code) {}
+  Errc kind() const noexcept { return kind_; }
+  int mpi_code() const noexcept { return mpi_code_; }
+
+ private:
+  Errc kind_;
+  int mpi_code_;
+};
+
+}  // namespace cartcoll

@@ -1,0 +1,26 @@
+#pragma once
+// Planners: neighborhood + collective + this process's coordinates -> Schedule. Pure code, no MPI.
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "cartcoll/schedule.hpp"
+#include "cartcoll/topology.hpp"
+
+namespace cartcoll {
+
+enum class Algorithm : std::uint8_t { trivial, automatic };
+
+// Parses the value of the cartcoll_algorithm info key / CARTCOLL_ALGORITHM ("trivial", "auto").
+std::optional<Algorithm> parse_algorithm(std::string_view name);
+std::string_view algorithm_name(Algorithm algorithm);
+
+// `automatic` resolves to a concrete algorithm here.
+Schedule plan(Algorithm algorithm, const Grid& grid, const Offsets& offsets, Collective collective,
+              std::span<const int> coords);
+
+// The direct algorithm: block i goes straight from R to R + offset i, all t messages in one phase.
+Schedule plan_trivial(const Grid& grid, const Offsets& offsets, Collective collective,
+                      std::span<const int> coords);
+
+}  // namespace cartcoll

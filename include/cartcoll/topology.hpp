@@ -1,0 +1,65 @@
+#pragma once
+// The process grid and the neighborhood, as plain data (no MPI).
+#include <cstddef>
+#include <optional>
+#include <span>
+#include <vector>
+
+namespace cartcoll {
+
+// A d-dimensional mesh or torus; ranks are numbered in row-major order, as MPI_Cart_create does.
+class Grid {
+ public:
+  // Throws Error(Errc::dims) for d < 1, a non-positive dimension, or a size that overflows int.
+  Grid(std::vector<int> dims, std::vector<bool> periodic);
+
+  int ndims() const noexcept { return static_cast<int>(dims_.size()); }
+  std::span<const int> dims() const noexcept { return dims_; }
+  bool periodic(int dim) const { return periodic_[static_cast<std::size_t>(dim)]; }
+  const std::vector<bool>& periods() const noexcept { return periodic_; }
+  int size() const noexcept { return size_; }
+
+  std::vector<int> coords_of(int rank) const;
+  int rank_of(std::span<const int> coords) const;
+  // The rank at coords + sign * offset, or nullopt where that leaves a non-periodic dimension.
+  std::optional<int> shift(std::span<const int> coords, std::span<const int> offset, int sign) const;
+
+  friend bool operator==(const Grid&, const Grid&) = default;
+
+ private:
+  std::vector<int> dims_;
+  std::vector<bool> periodic_;
+  int size_ = 1;
+};
+
+// The shared list of t relative offsets, each of d coordinates. Order matters: block i goes to offset i.
+class Offsets {
+ public:
+  Offsets(int ndims, std::vector<int> flat);  // flat.size() must be a multiple of ndims
+  static Offsets from_list(int ndims, const std::vector<std::vector<int>>& list);
+
+  int ndims() const noexcept { return ndims_; }
+  int count() const noexcept { return count_; }
+  std::span<const int> operator[](int i) const {
+    return {flat_.data() + static_cast<std::size_t>(i) * static_cast<std::size_t>(ndims_),
+            static_cast<std::size_t>(ndims_)};
+  }
+  std::span<const int> flat() const noexcept { return flat_; }
+  bool is_zero(int i) const;
+
+  friend bool operator==(const Offsets&, const Offsets&) = default;
+
+ private:
+  int ndims_;
+  int count_;
+  std::vector<int> flat_;
+};
+
+// Where a process's t blocks go and come from: target i = R + offset i, source i = R - offset i.
+struct Peers {
+  std::vector<std::optional<int>> targets;
+  std::vector<std::optional<int>> sources;
+};
+Peers peers_of(const Grid& grid, const Offsets& offsets, std::span<const int> coords);
+
+}  // namespace cartcoll

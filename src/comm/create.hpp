@@ -1,0 +1,27 @@
+#pragma once
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "cartcoll/cartcoll.hpp"
+
+namespace cartcoll::detail {
+
+// One process's view of the arguments of a create call.
+struct NeighborhoodSpec {
+  Grid grid;
+  Offsets offsets;
+  std::optional<std::vector<int>> weights;
+  Algorithm algorithm;
+};
+
+// Collective. `parse` turns this process's raw arguments into a spec and may throw Error; the
+// processes agree on success before anything is created, so that a bad argument on any process,
+// or arguments that differ between processes, make every process throw the same error.
+Communicator create_collectively(MPI_Comm comm, const std::function<NeighborhoodSpec()>& parse, bool reorder);
+
+// The algorithm a create call or an *_init call uses: CARTCOLL_ALGORITHM, else the info key, else
+// `fallback`.
+Algorithm effective_algorithm(MPI_Info info, Algorithm fallback);
+
+}  // namespace cartcoll::detail

@@ -1,0 +1,55 @@
+#include "cartcoll/cartcoll.hpp"
+#include "operation.hpp"
+
+namespace cartcoll {
+
+Request::Request() noexcept = default;
+Request::Request(std::unique_ptr<detail::Operation> operation) noexcept : operation_(std::move(operation)) {}
+Request::Request(Request&&) noexcept = default;
+Request& Request::operator=(Request&& other) noexcept {
+  if (this != &other) {
+    Request old(std::move(*this));
+    operation_ = std::move(other.operation_);
+  }
+  return *this;
+}
+
+Request::~Request() {
+  if (operation_ && operation_->execution().active()) {
+    try {
+      operation_->execution().wait();
+    } catch (...) {
+      // A destructor cannot report; the requests are freed with the operation.
+    }
+  }
+}
+
+bool Request::persistent() const { return operation_ && operation_->persistent(); }
+bool Request::active() const { return operation_ && operation_->execution().active(); }
+MPI_Comm Request::comm() const { return operation_ ? operation_->user_comm() : MPI_COMM_NULL; }
+
+void Request::start() {
+  if (!operation_) throw Error(Errc::request, "start on an empty request");
+  if (!operation_->persistent()) throw Error(Errc::request, "start on a nonblocking (not persistent) request");
+  if (operation_->execution().active()) throw Error(Errc::request, "start on an active request");
+  operation_->execution().start();
+}
+
+void Request::complete_if_nonblocking() {
+  if (!operation_->persistent()) operation_.reset();
+}
+
+void Request::wait() {
+  if (!operation_) return;
+  operation_->execution().wait();
+  complete_if_nonblocking();
+}
+
+bool Request::test() {
+  if (!operation_) return true;
+  if (!operation_->execution().test()) return false;
+  complete_if_nonblocking();
+  return true;
+}
+
+}  // namespace cartcoll

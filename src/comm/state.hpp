@@ -1,0 +1,55 @@
+#pragma once
+// What a cartcoll communicator carries, as the value of an MPI attribute.
+#include <mpi.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "cartcoll/plan.hpp"
+#include "cartcoll/topology.hpp"
+
+namespace cartcoll::detail {
+
+struct NeighborhoodState {
+  Grid grid;
+  Offsets offsets;
+  std::optional<std::vector<int>> weights;
+  Algorithm algorithm;
+  int rank = 0;
+  std::vector<int> coords;
+  int tag_ub = 32767;
+
+  NeighborhoodState(Grid grid, Offsets offsets, std::optional<std::vector<int>> weights, Algorithm algorithm,
+                    int rank);
+  // A copy for MPI_Comm_dup: same neighborhood, its own library communicator (made on first use).
+  NeighborhoodState(const NeighborhoodState& other);
+  NeighborhoodState& operator=(const NeighborhoodState&) = delete;
+  ~NeighborhoodState();
+
+  // The library's private duplicate of `user_comm`: its messages never match the user's.
+  MPI_Comm library_comm(MPI_Comm user_comm);
+  // Each collective call gets its own tag, so outstanding requests on one communicator never
+  // match each other's messages. Calls happen in the same order everywhere (MPI's collective rule).
+  int next_tag();
+  // Schedules depend on the neighborhood, not on buffers, so blocking calls reuse them.
+  std::shared_ptr<const Schedule> schedule(Collective collective, Algorithm algorithm);
+
+ private:
+  MPI_Comm library_comm_ = MPI_COMM_NULL;
+  unsigned long long next_sequence_ = 0;
+  std::map<std::pair<Collective, Algorithm>, std::shared_ptr<const Schedule>> schedules_;
+};
+
+// The state attached to comm, or nullptr if comm carries none.
+NeighborhoodState* find_state(MPI_Comm comm);
+void attach_state(MPI_Comm comm, std::unique_ptr<NeighborhoodState> state);
+
+// The algorithm CARTCOLL_ALGORITHM names, if set (Error(Errc::info_value) for an unknown name).
+std::optional<Algorithm> algorithm_from_environment();
+// The algorithm the cartcoll_algorithm info key names, if set.
+std::optional<Algorithm> algorithm_from_info(MPI_Info info);
+
+}  // namespace cartcoll::detail

@@ -1,0 +1,152 @@
+#include "cartcoll/layout.hpp"
+
+#include <string>
+
+#include "cartcoll/error.hpp"
+#include "mpi_check.hpp"
+
+namespace cartcoll::layout {
+
+namespace {
+
+MPI_Aint base_address(const void* buffer) {
+  MPI_Aint address = 0;
+  detail::check(MPI_Get_address(buffer, &address), "MPI_Get_address");
+  return address;
+}
+
+MPI_Aint extent_of(MPI_Datatype type) {
+  MPI_Aint lb = 0, extent = 0;
+  detail::check(MPI_Type_get_extent(type, &lb, &extent), "MPI_Type_get_extent");
+  return extent;
+}
+
+void require_type(MPI_Datatype type, const char* what) {
+  if (type == MPI_DATATYPE_NULL) throw Error(Errc::type, std::string(what) + " is MPI_DATATYPE_NULL");
+}
+
+void require_count(int count, const char* what) {
+  if (count < 0) throw Error(Errc::count, std::string(what) + " is negative");
+}
+
+template <typename T>
+void require_size(std::span<const T> values, int t, const char* what) {
+  if (t > 0 && (values.data() == nullptr || values.size() < static_cast<std::size_t>(t)))
+    throw Error(Errc::arg, std::string(what) + " has fewer than t entries");
+}
+
+long long bytes_of(const BlockSpec& block) {
+  int size = 0;
+  detail::check(MPI_Type_size(block.type, &size), "MPI_Type_size");
+  return static_cast<long long>(size) * block.count;
+}
+
+// Every process uses the same block sizes and they match pairwise (send i here = receive i at the
+// target), so a local mismatch is already a contract violation; catching it here avoids a truncation
+// or a hang later.
+void require_matching_sizes(const Layout& layout) {
+  for (std::size_t i = 0; i < layout.recv.size(); ++i) {
+    const BlockSpec& sent = layout.send[layout.collective == Collective::allgather ? 0 : i];
+    if (bytes_of(sent) != bytes_of(layout.recv[i]))
+      throw Error(Errc::count, "send and receive block " + std::to_string(i) + " differ in size");
+  }
+}
+
+BlockSpec block_at(MPI_Aint base, MPI_Aint displacement, int count, MPI_Datatype type) {
+  return {MPI_Aint_add(base, displacement), count, type};
+}
+
+std::vector<BlockSpec> regular(int t, const void* buffer, int count, MPI_Datatype type, const char* what) {
+  require_type(type, what);
+  require_count(count, what);
+  const MPI_Aint base = base_address(buffer), stride = extent_of(type) * count;
+  std::vector<BlockSpec> blocks;
+  blocks.reserve(static_cast<std::size_t>(t));
+  for (int i = 0; i < t; ++i) blocks.push_back(block_at(base, stride * i, count, type));
+  return blocks;
+}
+
+std::vector<BlockSpec> irregular(int t, const void* buffer, std::span<const int> counts,
+                                 std::span<const int> displs, MPI_Datatype type, const char* what) {
+  require_type(type, what);
+  require_size(counts, t, what);
+  require_size(displs, t, what);
+  const MPI_Aint base = base_address(buffer), extent = extent_of(type);
+  std::vector<BlockSpec> blocks;
+  blocks.reserve(static_cast<std::size_t>(t));
+  for (std::size_t i = 0; i < static_cast<std::size_t>(t); ++i) {
+    require_count(counts[i], what);
+    blocks.push_back(block_at(base, extent * displs[i], counts[i], type));
+  }
+  return blocks;
+}
+
+std::vector<BlockSpec> general(int t, const void* buffer, std::span<const int> counts,
+                               std::span<const MPI_Aint> displs, std::span<const MPI_Datatype> types,
+                               const char* what) {
+  require_size(counts, t, what);
+  require_size(displs, t, what);
+  require_size(types, t, what);
+  const MPI_Aint base = base_address(buffer);
+  std::vector<BlockSpec> blocks;
+  blocks.reserve(static_cast<std::size_t>(t));
+  for (std::size_t i = 0; i < static_cast<std::size_t>(t); ++i) {
+    require_type(types[i], what);
+    require_count(counts[i], what);
+    blocks.push_back(block_at(base, displs[i], counts[i], types[i]));
+  }
+  return blocks;
+}
+
+Layout finish(Collective collective, std::vector<BlockSpec> send, std::vector<BlockSpec> recv) {
+  Layout layout{collective, std::move(send), std::move(recv)};
+  require_matching_sizes(layout);
+  return layout;
+}
+
+std::vector<BlockSpec> single(const void* buffer, int count, MPI_Datatype type) {
+  return regular(1, buffer, count, type, "send block");
+}
+
+}  // namespace
+
+Layout alltoall(int t, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                int recvcount, MPI_Datatype recvtype) {
+  return finish(Collective::alltoall, regular(t, sendbuf, sendcount, sendtype, "send blocks"),
+                regular(t, recvbuf, recvcount, recvtype, "receive blocks"));
+}
+
+Layout alltoallv(int t, const void* sendbuf, std::span<const int> sendcounts, std::span<const int> sdispls,
+                 MPI_Datatype sendtype, void* recvbuf, std::span<const int> recvcounts,
+                 std::span<const int> rdispls, MPI_Datatype recvtype) {
+  return finish(Collective::alltoall, irregular(t, sendbuf, sendcounts, sdispls, sendtype, "send blocks"),
+                irregular(t, recvbuf, recvcounts, rdispls, recvtype, "receive blocks"));
+}
+
+Layout alltoallw(int t, const void* sendbuf, std::span<const int> sendcounts, std::span<const MPI_Aint> sdispls,
+                 std::span<const MPI_Datatype> sendtypes, void* recvbuf, std::span<const int> recvcounts,
+                 std::span<const MPI_Aint> rdispls, std::span<const MPI_Datatype> recvtypes) {
+  return finish(Collective::alltoall, general(t, sendbuf, sendcounts, sdispls, sendtypes, "send blocks"),
+                general(t, recvbuf, recvcounts, rdispls, recvtypes, "receive blocks"));
+}
+
+Layout allgather(int t, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype) {
+  return finish(Collective::allgather, single(sendbuf, sendcount, sendtype),
+                regular(t, recvbuf, recvcount, recvtype, "receive blocks"));
+}
+
+Layout allgatherv(int t, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  std::span<const int> recvcounts, std::span<const int> displs, MPI_Datatype recvtype) {
+  return finish(Collective::allgather, single(sendbuf, sendcount, sendtype),
+                irregular(t, recvbuf, recvcounts, displs, recvtype, "receive blocks"));
+}
+
+Layout allgatherw(int t, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  std::span<const int> recvcounts, std::span<const MPI_Aint> displs,
+                  std::span<const MPI_Datatype> recvtypes) {
+  return finish(Collective::allgather, single(sendbuf, sendcount, sendtype),
+                general(t, recvbuf, recvcounts, displs, recvtypes, "receive blocks"));
+}
+
+}  // namespace cartcoll::layout
