@@ -1,5 +1,8 @@
 #include "errors.hpp"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace cartcoll::capi {
 
 int mpi_error_class(const Error& error) {
@@ -18,6 +21,10 @@ int mpi_error_class(const Error& error) {
     case Errc::mpi: return error.mpi_code() != MPI_SUCCESS ? error.mpi_code() : MPI_ERR_INTERN;
   }
   return MPI_ERR_INTERN;
+}
+
+void report(const Error& error) {
+  if (std::getenv("CARTCOLL_VERBOSE_ERRORS") != nullptr) std::fprintf(stderr, "cartcoll: %s\n", error.what());
 }
 
 int raise(MPI_Comm comm, int code) {

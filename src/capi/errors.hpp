@@ -10,6 +10,9 @@ namespace cartcoll::capi {
 
 int mpi_error_class(const Error& error);
 
+// MPI error classes carry no message; with CARTCOLL_VERBOSE_ERRORS set, the reason goes to stderr.
+void report(const Error& error);
+
 // Raises `code` on comm's error handler (MPI_COMM_SELF's where there is no communicator, as MPI-4
 // does for errors not tied to an object) and returns it.
 int raise(MPI_Comm comm, int code);
@@ -20,6 +23,7 @@ int guarded(MPI_Comm comm, Body&& body) {
     body();
     return MPI_SUCCESS;
   } catch (const Error& error) {
+    report(error);
     return raise(comm, mpi_error_class(error));
   } catch (const std::bad_alloc&) {
     return raise(comm, MPI_ERR_NO_MEM);

@@ -96,9 +96,10 @@ void Execution::lower_phase(const Phase& phase) {
   lowered.requests.assign(lowered.messages.size(), MPI_REQUEST_NULL);
   for (const Copy& copy : phase.copies) {
     const BlockSpec from = resolve(copy.from);
-    lowered.copies.emplace_back(from, resolve(copy.to));
     int size = 0;
     check(MPI_Pack_size(from.count, from.type, comm_, &size), "MPI_Pack_size");
+    if (size == 0) continue;  // an empty block: nothing to copy (and MPI_Pack dislikes empty buffers)
+    lowered.copies.emplace_back(from, resolve(copy.to));
     pack_scratch_.resize(std::max(pack_scratch_.size(), static_cast<std::size_t>(size)));
   }
   if (mode_ == Mode::persistent) {

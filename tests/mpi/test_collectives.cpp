@@ -1,0 +1,87 @@
+// Every collective, in every form, on every grid and offset list of support::grids_for /
+// offsets_for, against the reference model, once per algorithm.
+#include <gtest/gtest.h>
+
+#include "../support/cart_fixture.hpp"
+#include "../support/exchange_case.hpp"
+#include "../support/handle_census.hpp"
+#include "../support/neighborhoods.hpp"
+
+using namespace support;
+
+namespace {
+
+void run_blocking(ExchangeCase& exchange, MPI_Comm cart) {
+  exchange.prepare(0);
+  ASSERT_EQ(exchange.call(Form::blocking, cart, MPI_INFO_NULL, nullptr), MPI_SUCCESS) << exchange.describe();
+  EXPECT_EQ(exchange.mismatch(), "") << "blocking " << exchange.describe();
+}
+
+// Completes with Cart_test polling on odd generations and Cart_wait on even ones.
+void run_nonblocking(ExchangeCase& exchange, MPI_Comm cart, int generation) {
+  exchange.prepare(generation);
+  Cart_request request = CART_REQUEST_NULL;
+  ASSERT_EQ(exchange.call(Form::nonblocking, cart, MPI_INFO_NULL, &request), MPI_SUCCESS) << exchange.describe();
+  if (generation % 2) {
+    int done = 0;
+    while (!done) ASSERT_EQ(Cart_test(&request, &done), MPI_SUCCESS);
+  } else {
+    ASSERT_EQ(Cart_wait(&request), MPI_SUCCESS);
+  }
+  EXPECT_EQ(request, CART_REQUEST_NULL);
+  EXPECT_EQ(exchange.mismatch(), "") << "nonblocking " << exchange.describe();
+}
+
+// Several start/wait cycles with new send data and a reset receive buffer before each start.
+void run_persistent(ExchangeCase& exchange, MPI_Comm cart, MPI_Info info) {
+  Cart_request request = CART_REQUEST_NULL;
+  exchange.prepare(0);
+  ASSERT_EQ(exchange.call(Form::persistent, cart, info, &request), MPI_SUCCESS) << exchange.describe();
+  for (int generation = 1; generation <= 3; ++generation) {
+    exchange.prepare(generation);
+    ASSERT_EQ(Cart_start(&request), MPI_SUCCESS);
+    ASSERT_EQ(Cart_wait(&request), MPI_SUCCESS);
+    EXPECT_NE(request, CART_REQUEST_NULL) << "a persistent request survives its wait";
+    EXPECT_EQ(exchange.mismatch(), "") << "persistent cycle " << generation << ", " << exchange.describe();
+  }
+  ASSERT_EQ(Cart_request_free(&request), MPI_SUCCESS);
+  EXPECT_EQ(request, CART_REQUEST_NULL);
+}
+
+class Collectives : public testing::TestWithParam<const char*> {};
+
+TEST_P(Collectives, MatchTheReferenceModelOnEveryGridAndForm) {
+  const TestTypes types;
+  const AlgorithmInfo info(GetParam());
+  unsigned seed = 1;
+  for (const cartcoll::Grid& grid : grids_for(world_size())) {
+    for (const cartcoll::Offsets& offsets : offsets_for(grid.ndims(), seed++)) {
+      MPI_Comm cart = MPI_COMM_NULL;
+      ASSERT_EQ(create(MPI_COMM_WORLD, grid, offsets, info.get(), &cart), MPI_SUCCESS);
+      if (cart == MPI_COMM_NULL) {
+        EXPECT_GE(world_rank(), grid.size()) << "only processes beyond the grid get MPI_COMM_NULL";
+        continue;
+      }
+      int rank = 0;
+      MPI_Comm_rank(cart, &rank);
+      for (Op op : all_ops) {
+        for (Variant variant : all_variants) {
+          ExchangeCase exchange(op, variant, types, grid, offsets, rank);
+          run_blocking(exchange, cart);
+          run_nonblocking(exchange, cart, seed % 2 ? 1 : 2);
+          run_persistent(exchange, cart, info.get());
+        }
+      }
+      MPI_Comm_free(&cart);
+      const census::Live live = census::live();
+      EXPECT_EQ(live.datatypes, 0u) << "struct datatypes leaked";
+      EXPECT_EQ(live.requests, 0u) << "persistent requests leaked";
+      EXPECT_EQ(live.communicators, 0u) << "communicators leaked";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Algorithms, Collectives, testing::Values("trivial", "auto", ""),
+                         [](const auto& info) { return std::string(*info.param ? info.param : "default"); });
+
+}  // namespace

@@ -1,0 +1,37 @@
+#include "cart_fixture.hpp"
+
+#include <vector>
+
+namespace support {
+
+AlgorithmInfo::AlgorithmInfo(const std::string& algorithm) {
+  if (algorithm.empty()) return;
+  MPI_Info_create(&info_);
+  MPI_Info_set(info_, "cartcoll_algorithm", algorithm.c_str());
+}
+
+AlgorithmInfo::~AlgorithmInfo() {
+  if (info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
+}
+
+int create(MPI_Comm comm, const cartcoll::Grid& grid, const cartcoll::Offsets& offsets, MPI_Info info,
+           MPI_Comm* cartcomm) {
+  std::vector<int> dims(grid.dims().begin(), grid.dims().end()), periods;
+  for (int k = 0; k < grid.ndims(); ++k) periods.push_back(grid.periodic(k) ? 1 : 0);
+  return Cart_neighborhood_create(comm, grid.ndims(), dims.data(), periods.data(), offsets.count(),
+                                  offsets.flat().data(), MPI_UNWEIGHTED, info, 0, cartcomm);
+}
+
+int world_size() {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+int world_rank() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  return rank;
+}
+
+}  // namespace support

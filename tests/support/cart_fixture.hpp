@@ -1,0 +1,32 @@
+#pragma once
+// Small helpers shared by the MPI tests.
+#include <mpi.h>
+
+#include <string>
+
+#include "cartcoll/cartcoll.h"
+#include "cartcoll/topology.hpp"
+
+namespace support {
+
+// An MPI_Info with cartcoll_algorithm set (MPI_INFO_NULL for an empty name); freed on destruction.
+class AlgorithmInfo {
+ public:
+  explicit AlgorithmInfo(const std::string& algorithm);
+  ~AlgorithmInfo();
+  AlgorithmInfo(const AlgorithmInfo&) = delete;
+  AlgorithmInfo& operator=(const AlgorithmInfo&) = delete;
+  MPI_Info get() const { return info_; }
+
+ private:
+  MPI_Info info_ = MPI_INFO_NULL;
+};
+
+// Cart_neighborhood_create over comm for grid and offsets; returns its error code.
+int create(MPI_Comm comm, const cartcoll::Grid& grid, const cartcoll::Offsets& offsets, MPI_Info info,
+           MPI_Comm* cartcomm);
+
+int world_size();
+int world_rank();
+
+}  // namespace support

@@ -1,0 +1,82 @@
+#include "handle_census.hpp"
+
+#include <mpi.h>
+
+#include <set>
+
+namespace {
+
+// Test-only bookkeeping; the library itself keeps no such state.
+std::set<MPI_Datatype>& datatypes() {
+  static std::set<MPI_Datatype> live;
+  return live;
+}
+std::set<MPI_Request>& requests() {
+  static std::set<MPI_Request> live;
+  return live;
+}
+std::set<MPI_Comm>& communicators() {
+  static std::set<MPI_Comm> live;
+  return live;
+}
+
+}  // namespace
+
+namespace census {
+
+Live live() { return {datatypes().size(), requests().size(), communicators().size()}; }
+
+}  // namespace census
+
+extern "C" {
+
+int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint displacements[],
+                           const MPI_Datatype types[], MPI_Datatype* newtype) {
+  const int code = PMPI_Type_create_struct(count, blocklengths, displacements, types, newtype);
+  if (code == MPI_SUCCESS) datatypes().insert(*newtype);
+  return code;
+}
+
+int MPI_Type_free(MPI_Datatype* type) {
+  datatypes().erase(*type);
+  return PMPI_Type_free(type);
+}
+
+int MPI_Send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+  const int code = PMPI_Send_init(buf, count, type, dest, tag, comm, request);
+  if (code == MPI_SUCCESS) requests().insert(*request);
+  return code;
+}
+
+int MPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+  const int code = PMPI_Recv_init(buf, count, type, source, tag, comm, request);
+  if (code == MPI_SUCCESS) requests().insert(*request);
+  return code;
+}
+
+int MPI_Request_free(MPI_Request* request) {
+  requests().erase(*request);
+  return PMPI_Request_free(request);
+}
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  const int code = PMPI_Comm_dup(comm, newcomm);
+  if (code == MPI_SUCCESS) communicators().insert(*newcomm);
+  return code;
+}
+
+int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
+                    MPI_Comm* cart) {
+  const int code = PMPI_Cart_create(comm, ndims, dims, periods, reorder, cart);
+  if (code == MPI_SUCCESS && *cart != MPI_COMM_NULL) communicators().insert(*cart);
+  return code;
+}
+
+int MPI_Comm_free(MPI_Comm* comm) {
+  communicators().erase(*comm);
+  return PMPI_Comm_free(comm);
+}
+
+}  // extern "C"
