@@ -1,0 +1,176 @@
+// Bad input: a clear MPI error class on every process, through the communicator's error handler,
+// never a hang (the ctest timeout would catch one) or a crash.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "../support/cart_fixture.hpp"
+
+using namespace support;
+
+namespace {
+
+class Errors : public testing::Test {
+ protected:
+  void SetUp() override {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+  }
+  void TearDown() override {
+    if (cart_ != MPI_COMM_NULL) MPI_Comm_free(&cart_);
+  }
+  // A 1-D ring over all processes with offsets {+1, -1}.
+  MPI_Comm ring() {
+    const int dims[] = {world_size()}, periods[] = {1}, offsets[] = {1, -1};
+    EXPECT_EQ(Cart_neighborhood_create(MPI_COMM_WORLD, 1, dims, periods, 2, offsets, MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
+                                       &cart_),
+              MPI_SUCCESS);
+    MPI_Comm_set_errhandler(cart_, MPI_ERRORS_RETURN);
+    return cart_;
+  }
+  MPI_Comm cart_ = MPI_COMM_NULL;
+};
+
+int error_class(int code) {
+  int cls = MPI_SUCCESS;
+  MPI_Error_class(code, &cls);
+  return cls;
+}
+
+// Every process must see the same class; a create failure leaves MPI_COMM_NULL everywhere.
+void expect_everywhere(int code, int expected_class, const MPI_Comm* result) {
+  EXPECT_EQ(error_class(code), expected_class);
+  EXPECT_EQ(*result, MPI_COMM_NULL);
+  int classes[2] = {error_class(code), -error_class(code)};
+  MPI_Allreduce(MPI_IN_PLACE, classes, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_EQ(classes[0], -classes[1]) << "processes saw different error classes";
+}
+
+int create_1d(int d, const int* dims, const int* periods, int t, const int* offsets, MPI_Comm* out,
+              MPI_Info info = MPI_INFO_NULL) {
+  return Cart_neighborhood_create(MPI_COMM_WORLD, d, dims, periods, t, offsets, MPI_UNWEIGHTED, info, 0, out);
+}
+
+TEST_F(Errors, BadGridArguments) {
+  const int p = world_size(), dims[] = {p}, periods[] = {1}, offsets[] = {1}, zero[] = {0}, too_big[] = {p + 1};
+  MPI_Comm out = MPI_COMM_WORLD;
+  expect_everywhere(create_1d(0, dims, periods, 1, offsets, &out), MPI_ERR_DIMS, &out);
+  expect_everywhere(create_1d(1, zero, periods, 1, offsets, &out), MPI_ERR_DIMS, &out);
+  expect_everywhere(create_1d(1, too_big, periods, 1, offsets, &out), MPI_ERR_DIMS, &out);
+  expect_everywhere(create_1d(1, dims, periods, -1, offsets, &out), MPI_ERR_ARG, &out);
+  expect_everywhere(create_1d(1, nullptr, periods, 1, offsets, &out), MPI_ERR_ARG, &out);
+  expect_everywhere(create_1d(1, dims, nullptr, 1, offsets, &out), MPI_ERR_ARG, &out);
+  expect_everywhere(create_1d(1, dims, periods, 1, nullptr, &out), MPI_ERR_ARG, &out);
+  EXPECT_EQ(error_class(Cart_neighborhood_create(MPI_COMM_NULL, 1, dims, periods, 1, offsets, MPI_UNWEIGHTED,
+                                                 MPI_INFO_NULL, 0, &out)),
+            MPI_ERR_COMM);
+}
+
+TEST_F(Errors, BadArgumentOnOneProcessFailsEverywhere) {
+  const int p = world_size(), dims[] = {p}, periods[] = {1}, offsets[] = {1};
+  const int bad_t = world_rank() == p - 1 ? -1 : 1;
+  MPI_Comm out = MPI_COMM_WORLD;
+  expect_everywhere(create_1d(1, dims, periods, bad_t, offsets, &out), MPI_ERR_ARG, &out);
+}
+
+TEST_F(Errors, DifferentNeighborhoodsAreDetectedEverywhere) {
+  const int p = world_size(), last = world_rank() == p - 1;
+  const int dims[] = {p}, periods[] = {1}, nonperiodic[] = {0};
+  const int offsets[] = {1, 2}, other[] = {1, last ? 3 : 2};
+  MPI_Comm out = MPI_COMM_WORLD;
+  if (p > 1) {
+    expect_everywhere(create_1d(1, dims, periods, 2, other, &out), MPI_ERR_ARG, &out);  // one offset differs
+    expect_everywhere(create_1d(1, dims, periods, last ? 1 : 2, offsets, &out), MPI_ERR_ARG, &out);  // t differs
+    expect_everywhere(create_1d(1, dims, last ? nonperiodic : periods, 2, offsets, &out), MPI_ERR_ARG, &out);
+    const int dims2[] = {1, p}, periods2[] = {1, 1}, offsets2[] = {0, 1, 0, 2};
+    // d differs: the last process passes a 2-D grid of the same size.
+    const int code = last ? create_1d(2, dims2, periods2, 2, offsets2, &out) : create_1d(1, dims, periods, 2, offsets, &out);
+    expect_everywhere(code, MPI_ERR_ARG, &out);
+  }
+}
+
+TEST_F(Errors, UnknownAlgorithmIsAnInfoValueError) {
+  const int p = world_size(), dims[] = {p}, periods[] = {1}, offsets[] = {1};
+  const AlgorithmInfo info("no-such-algorithm");
+  MPI_Comm out = MPI_COMM_WORLD;
+  expect_everywhere(create_1d(1, dims, periods, 1, offsets, &out, info.get()), MPI_ERR_INFO_VALUE, &out);
+  MPI_Comm cart = ring();
+  int send[2] = {0, 0}, recv[2];
+  Cart_request request = CART_REQUEST_NULL;
+  EXPECT_EQ(error_class(Cart_alltoall_init(send, 1, MPI_INT, recv, 1, MPI_INT, cart, info.get(), &request)),
+            MPI_ERR_INFO_VALUE);
+  EXPECT_EQ(request, CART_REQUEST_NULL);
+}
+
+TEST_F(Errors, BadCollectiveArguments) {
+  MPI_Comm cart = ring();
+  int send[4] = {1, 2, 3, 4}, recv[4] = {0, 0, 0, 0}, counts[2] = {1, 1}, displs[2] = {0, 1};
+  EXPECT_EQ(error_class(Cart_alltoall(send, -1, MPI_INT, recv, -1, MPI_INT, cart)), MPI_ERR_COUNT);
+  EXPECT_EQ(error_class(Cart_alltoall(send, 1, MPI_DATATYPE_NULL, recv, 1, MPI_INT, cart)), MPI_ERR_TYPE);
+  EXPECT_EQ(error_class(Cart_alltoall(send, 1, MPI_INT, recv, 2, MPI_INT, cart)), MPI_ERR_COUNT);  // sizes differ
+  EXPECT_EQ(error_class(Cart_allgather(send, 2, MPI_INT, recv, 1, MPI_INT, cart)), MPI_ERR_COUNT);
+  EXPECT_EQ(error_class(Cart_alltoallv(send, nullptr, displs, MPI_INT, recv, counts, displs, MPI_INT, cart)), MPI_ERR_ARG);
+  EXPECT_EQ(error_class(Cart_allgatherw(send, 1, MPI_INT, recv, counts, nullptr, nullptr, cart)), MPI_ERR_ARG);
+  EXPECT_EQ(error_class(Cart_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, MPI_COMM_WORLD)), MPI_ERR_TOPOLOGY);
+  EXPECT_EQ(error_class(Cart_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, MPI_COMM_NULL)), MPI_ERR_COMM);
+  EXPECT_EQ(error_class(Cart_ialltoall(send, 1, MPI_INT, recv, 1, MPI_INT, cart, nullptr)), MPI_ERR_REQUEST);
+  int t = 0, rank = 0, relative[1] = {0};
+  EXPECT_EQ(error_class(Cart_neighbor_count(MPI_COMM_WORLD, &t)), MPI_ERR_TOPOLOGY);
+  EXPECT_EQ(error_class(Cart_relative_rank(cart, nullptr, &rank)), MPI_ERR_ARG);
+  EXPECT_EQ(error_class(Cart_relative_coord(cart, world_size(), relative)), MPI_ERR_RANK);
+  EXPECT_EQ(error_class(Cart_neighbor_get(cart, -1, nullptr, MPI_UNWEIGHTED, 0, nullptr, MPI_UNWEIGHTED)), MPI_ERR_ARG);
+  // After all of that, the communicator still works.
+  ASSERT_EQ(Cart_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, cart), MPI_SUCCESS);
+}
+
+TEST_F(Errors, PersistentInitWithABadArgumentOnOneProcessFailsEverywhere) {
+  MPI_Comm cart = ring();
+  int send[2] = {1, 2}, recv[2];
+  const int count = world_rank() == world_size() - 1 ? -1 : 1;
+  Cart_request request = CART_REQUEST_NULL;
+  const int code = Cart_alltoall_init(send, count, MPI_INT, recv, count, MPI_INT, cart, MPI_INFO_NULL, &request);
+  EXPECT_EQ(error_class(code), MPI_ERR_COUNT);
+  EXPECT_EQ(request, CART_REQUEST_NULL);
+}
+
+TEST_F(Errors, BadRequests) {
+  MPI_Comm cart = ring();
+  Cart_request null_request = CART_REQUEST_NULL;
+  int flag = 0;
+  EXPECT_EQ(error_class(Cart_start(&null_request)), MPI_ERR_REQUEST);
+  EXPECT_EQ(error_class(Cart_start(nullptr)), MPI_ERR_REQUEST);
+  EXPECT_EQ(error_class(Cart_request_free(&null_request)), MPI_ERR_REQUEST);
+  EXPECT_EQ(Cart_wait(&null_request), MPI_SUCCESS) << "waiting on a null request returns at once, as MPI_Wait";
+  EXPECT_EQ(Cart_test(&null_request, &flag), MPI_SUCCESS);
+  EXPECT_EQ(flag, 1);
+  int send[2] = {1, 2}, recv[2];
+  Cart_request request = CART_REQUEST_NULL;
+  ASSERT_EQ(Cart_alltoall_init(send, 1, MPI_INT, recv, 1, MPI_INT, cart, MPI_INFO_NULL, &request), MPI_SUCCESS);
+  ASSERT_EQ(Cart_start(&request), MPI_SUCCESS);
+  EXPECT_EQ(error_class(Cart_start(&request)), MPI_ERR_REQUEST) << "start on an active request";
+  EXPECT_EQ(error_class(Cart_request_free(&request)), MPI_ERR_REQUEST) << "free on an active request";
+  ASSERT_EQ(Cart_wait(&request), MPI_SUCCESS);
+  ASSERT_EQ(Cart_request_free(&request), MPI_SUCCESS);
+  EXPECT_EQ(error_class(Cart_start(&request)), MPI_ERR_REQUEST) << "start on a freed request";
+  ASSERT_EQ(Cart_ialltoall(send, 1, MPI_INT, recv, 1, MPI_INT, cart, &request), MPI_SUCCESS);
+  EXPECT_EQ(error_class(Cart_start(&request)), MPI_ERR_REQUEST) << "start on a nonblocking request";
+  ASSERT_EQ(Cart_wait(&request), MPI_SUCCESS);
+}
+
+int handled_code = MPI_SUCCESS;
+void record(MPI_Comm*, int* code, ...) { handled_code = *code; }
+
+TEST_F(Errors, GoThroughTheCommunicatorsErrorHandler) {
+  MPI_Comm cart = ring();
+  MPI_Errhandler handler;
+  MPI_Comm_create_errhandler(record, &handler);
+  MPI_Comm_set_errhandler(cart, handler);
+  handled_code = MPI_SUCCESS;
+  int send[2] = {0, 0}, recv[2];
+  const int code = Cart_alltoall(send, -3, MPI_INT, recv, -3, MPI_INT, cart);
+  EXPECT_EQ(error_class(code), MPI_ERR_COUNT);
+  EXPECT_EQ(handled_code, code);
+  MPI_Errhandler_free(&handler);
+}
+
+}  // namespace
