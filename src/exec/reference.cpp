@@ -8,6 +8,7 @@ namespace cartcoll::reference {
 // from the receiver's side too, so a shared mistake in direction cannot hide.
 Blocks exchange(const Grid& grid, const Offsets& offsets, Collective collective, const Blocks& send,
                 Blocks recv) {
+  if (offsets.ndims() != grid.ndims()) throw std::invalid_argument("offsets and grid differ in dimension");
   for (int rank = 0; rank < grid.size(); ++rank) {
     const std::vector<int> coords = grid.coords_of(rank);
     for (int i = 0; i < offsets.count(); ++i) {

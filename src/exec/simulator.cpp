@@ -17,18 +17,22 @@ struct Process {
   std::vector<Bytes> recv;
   std::vector<Bytes> temp;
 
+  static const Bytes& block_of(const std::vector<Bytes>& blocks, BlockRef ref) {
+    if (ref.block < 0 || static_cast<std::size_t>(ref.block) >= blocks.size())
+      throw ScheduleError("block index " + std::to_string(ref.block) + " is outside its buffer");
+    return blocks[static_cast<std::size_t>(ref.block)];
+  }
   const Bytes& read(BlockRef ref) const {
     switch (ref.buffer) {
-      case Buffer::send: return send->at(static_cast<std::size_t>(ref.block));
-      case Buffer::recv: return recv.at(static_cast<std::size_t>(ref.block));
-      case Buffer::temp: return temp.at(static_cast<std::size_t>(ref.block));
+      case Buffer::send: return block_of(*send, ref);
+      case Buffer::recv: return block_of(recv, ref);
+      case Buffer::temp: return block_of(temp, ref);
     }
     throw ScheduleError("bad buffer");
   }
   Bytes& write(BlockRef ref) {
     if (ref.buffer == Buffer::send) throw ScheduleError("a schedule writes into the send buffer");
-    auto& blocks = ref.buffer == Buffer::recv ? recv : temp;
-    return blocks.at(static_cast<std::size_t>(ref.block));
+    return const_cast<Bytes&>(block_of(ref.buffer == Buffer::recv ? recv : temp, ref));
   }
 };
 

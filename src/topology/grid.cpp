@@ -73,6 +73,8 @@ bool Offsets::is_zero(int i) const {
 }
 
 Peers peers_of(const Grid& grid, const Offsets& offsets, std::span<const int> coords) {
+  if (offsets.ndims() != grid.ndims() || coords.size() != static_cast<std::size_t>(grid.ndims()))
+    throw Error(Errc::arg, "offsets, coordinates and grid differ in dimension");
   Peers peers;
   peers.targets.reserve(static_cast<std::size_t>(offsets.count()));
   peers.sources.reserve(static_cast<std::size_t>(offsets.count()));

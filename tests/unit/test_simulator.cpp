@@ -475,7 +475,7 @@ TEST(BrokenScheduleRefs, BlockIndexOutOfRangeIsRejected) {
 // Known issue: simulator.hpp promises ScheduleError on any protocol violation, but a block index
 // outside the buffers escapes as std::out_of_range (from std::vector::at in Process::read/write).
 // Enable once the simulator checks block indices.
-TEST(BrokenScheduleRefs, DISABLED_BlockIndexOutOfRangeIsScheduleError) {
+TEST(BrokenScheduleRefs, BlockIndexOutOfRangeIsScheduleError) {
   for (Fixture& s : out_of_range_refs()) EXPECT_THROW(simulate(s.schedules, s.send, s.recv), ScheduleError);
 }
 
