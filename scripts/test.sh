@@ -16,7 +16,7 @@ run_suite() {
   echo "== $name: test"
   local log="$dir/ctest.log"
   if ctest --test-dir "$dir" -j 2 --output-on-failure >"$log" 2>&1; then :; fi
-  tail -n 4 "$log" | head -n 1
+  grep -E "tests passed, [0-9]+ tests failed out of" "$log" | tail -n 1 || true
   grep -E "^\s+[0-9]+ - .*(Failed|Timeout|Exception|Not Run)" "$log" || true
   local total bad
   total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -n 1)

@@ -9,9 +9,9 @@
 
 namespace cartcoll {
 
-enum class Algorithm : std::uint8_t { trivial, automatic };
+enum class Algorithm : std::uint8_t { trivial, combining, automatic };
 
-// Parses the value of the cartcoll_algorithm info key / CARTCOLL_ALGORITHM ("trivial", "auto").
+// Parses the value of the cartcoll_algorithm info key / CARTCOLL_ALGORITHM ("trivial", "combining", "auto").
 std::optional<Algorithm> parse_algorithm(std::string_view name);
 std::string_view algorithm_name(Algorithm algorithm);
 
@@ -22,5 +22,10 @@ Schedule plan(Algorithm algorithm, const Grid& grid, const Offsets& offsets, Col
 // The direct algorithm: block i goes straight from R to R + offset i, all t messages in one phase.
 Schedule plan_trivial(const Grid& grid, const Offsets& offsets, Collective collective,
                       std::span<const int> coords);
+
+// Message combining with direct sends along the dimensions (000 Algorithms 1 and 2, 002's "torus
+// direct"): d phases, C = sum of distinct non-zero coordinates per dimension rounds.
+Schedule plan_combining(const Grid& grid, const Offsets& offsets, Collective collective,
+                        std::span<const int> coords);
 
 }  // namespace cartcoll

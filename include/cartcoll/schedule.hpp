@@ -10,7 +10,7 @@ namespace cartcoll {
 // allgather sends the one send block (index 0) to every target.
 enum class Collective : std::uint8_t { alltoall, allgather };
 
-// The three buffers a block can live in. `temp` has one slot per receive block, laid out like it.
+// The three buffers a block can live in. `temp` slots are laid out like receive blocks (see temp_slots).
 enum class Buffer : std::uint8_t { send, recv, temp };
 
 struct BlockRef {
@@ -56,6 +56,9 @@ struct Schedule {
   int messages() const;  // point-to-point sends (local copies not counted)
   int volume() const;    // blocks sent, forwarding included
   int communication_phases() const;  // phases that contain at least one message
+  // Temp slot s is laid out like receive block s % block_count; planners use slots t..2t-1 as a
+  // second temp buffer where a receive block must stay untouched (non-periodic meshes).
+  int temp_slots() const;
   bool uses_temp() const;
 };
 

@@ -29,27 +29,31 @@ MPI_Aint align_up(MPI_Aint value) { return (value + temp_alignment - 1) / temp_a
 
 Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Mode mode)
     : layout_(&layout), comm_(comm), tag_(tag), mode_(mode) {
-  if (schedule.uses_temp()) layout_temp();
+  if (const int slots = schedule.temp_slots(); slots > 0) layout_temp(slots);
   for (const Phase& phase : schedule.phases) lower_phase(phase);
   layout_ = nullptr;  // everything needed has been copied out; the caller's Layout may go
 }
 
 // Temp slot i holds what receive block i holds, with the same datatype, so that forwarding keeps
 // type signatures intact (000 section 3.1, 002 Algorithm 1).
-void Execution::layout_temp() {
+void Execution::layout_temp(int slots) {
+  const auto like = [this](int slot) -> const BlockSpec& {
+    return layout_->recv[static_cast<std::size_t>(slot) % layout_->recv.size()];
+  };
   std::vector<std::pair<MPI_Aint, MPI_Aint>> spans;
   MPI_Aint total = 0;
-  for (const BlockSpec& block : layout_->recv) {
-    spans.push_back(footprint(block));
+  for (int slot = 0; slot < slots; ++slot) {
+    spans.push_back(footprint(like(slot)));
     total += align_up(spans.back().second - spans.back().first);
   }
   temp_.reset(new std::max_align_t[static_cast<std::size_t>(total / temp_alignment) + 1]);
   MPI_Aint cursor = 0;
   check(MPI_Get_address(temp_.get(), &cursor), "MPI_Get_address");
-  for (std::size_t i = 0; i < layout_->recv.size(); ++i) {
-    const BlockSpec& block = layout_->recv[i];
-    temp_blocks_.push_back({MPI_Aint_add(cursor, -spans[i].first), block.count, block.type});
-    cursor = MPI_Aint_add(cursor, align_up(spans[i].second - spans[i].first));
+  for (int slot = 0; slot < slots; ++slot) {
+    const BlockSpec& block = like(slot);
+    const auto& span = spans[static_cast<std::size_t>(slot)];
+    temp_blocks_.push_back({MPI_Aint_add(cursor, -span.first), block.count, block.type});
+    cursor = MPI_Aint_add(cursor, align_up(span.second - span.first));
   }
 }
 

@@ -46,7 +46,7 @@ class Execution {
   BlockSpec resolve(BlockRef ref) const;
   Message lower(const Transfer& transfer, bool is_send);
   void lower_phase(const Phase& phase);
-  void layout_temp();
+  void layout_temp(int slots);
   void begin_phase();
   void finish_phase();
 

@@ -127,7 +127,10 @@ reference::Blocks simulate(std::span<const Schedule> schedules, const reference:
     if (schedules[rank].phases.size() != phase_count)
       throw ScheduleError("rank " + std::to_string(rank) + " has a different number of phases");
     processes[rank].send = &send[rank];
-    processes[rank].temp = recv[rank];  // temp slots are laid out like the receive blocks
+    // Temp slot s is laid out like receive block s % t.
+    const int slots = schedules[rank].temp_slots();
+    for (int slot = 0; slot < slots && !recv[rank].empty(); ++slot)
+      processes[rank].temp.push_back(recv[rank][static_cast<std::size_t>(slot) % recv[rank].size()]);
     processes[rank].recv = std::move(recv[rank]);
   }
   for (std::size_t phase = 0; phase < phase_count; ++phase) {

@@ -5,6 +5,7 @@ namespace cartcoll {
 
 std::optional<Algorithm> parse_algorithm(std::string_view name) {
   if (name == "trivial") return Algorithm::trivial;
+  if (name == "combining") return Algorithm::combining;
   if (name == "auto") return Algorithm::automatic;
   return std::nullopt;
 }
@@ -12,6 +13,7 @@ std::optional<Algorithm> parse_algorithm(std::string_view name) {
 std::string_view algorithm_name(Algorithm algorithm) {
   switch (algorithm) {
     case Algorithm::trivial: return "trivial";
+    case Algorithm::combining: return "combining";
     case Algorithm::automatic: return "auto";
   }
   return "?";
@@ -20,8 +22,9 @@ std::string_view algorithm_name(Algorithm algorithm) {
 Schedule plan(Algorithm algorithm, const Grid& grid, const Offsets& offsets, Collective collective,
               std::span<const int> coords) {
   switch (algorithm) {
+    case Algorithm::combining: return plan_combining(grid, offsets, collective, coords);
     case Algorithm::trivial:
-    case Algorithm::automatic:  // the only algorithm so far; selection arrives with message combining
+    case Algorithm::automatic:  // selection by a cost model is not there yet: the safe choice
       return plan_trivial(grid, offsets, collective, coords);
   }
   return plan_trivial(grid, offsets, collective, coords);

@@ -1,5 +1,7 @@
 #include "cartcoll/schedule.hpp"
 
+#include <algorithm>
+
 namespace cartcoll {
 
 int Schedule::messages() const {
@@ -31,19 +33,24 @@ int Schedule::communication_phases() const {
   return count;
 }
 
-bool Schedule::uses_temp() const {
-  auto in_temp = [](const std::vector<BlockRef>& blocks) {
-    for (const BlockRef& ref : blocks)
-      if (ref.buffer == Buffer::temp) return true;
-    return false;
+int Schedule::temp_slots() const {
+  int slots = 0;
+  auto note = [&slots](const BlockRef& ref) {
+    if (ref.buffer == Buffer::temp) slots = std::max(slots, ref.block + 1);
   };
   for (const Phase& phase : phases) {
-    for (const Round& round : phase.rounds)
-      if (in_temp(round.send.blocks) || in_temp(round.recv.blocks)) return true;
-    for (const Copy& copy : phase.copies)
-      if (copy.from.buffer == Buffer::temp || copy.to.buffer == Buffer::temp) return true;
+    for (const Round& round : phase.rounds) {
+      for (const BlockRef& ref : round.send.blocks) note(ref);
+      for (const BlockRef& ref : round.recv.blocks) note(ref);
+    }
+    for (const Copy& copy : phase.copies) {
+      note(copy.from);
+      note(copy.to);
+    }
   }
-  return false;
+  return slots;
 }
+
+bool Schedule::uses_temp() const { return temp_slots() > 0; }
 
 }  // namespace cartcoll

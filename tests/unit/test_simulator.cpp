@@ -192,6 +192,7 @@ TEST_P(RandomNeighborhoods, TrivialPlanMatchesReference) {
     const test::RandomCase c = test::random_case(rng, kind, collective);
     SCOPED_TRACE("seed " + std::to_string(seed) + ": " + test::describe(c.grid, c.offsets));
     ASSERT_TRUE(proves(planners[seed % 3], c.grid, c.offsets, collective, c.sizes));
+    ASSERT_TRUE(proves(plan_combining, c.grid, c.offsets, collective, c.sizes)) << "combining";
     zero += c.zero_offsets > 0;
     repeated += c.repeated_offsets > 0;
     empty += c.offsets.count() == 0;

@@ -1,0 +1,164 @@
+// Message combining with direct sends along each dimension (000 section 3; 002's "torus direct"):
+// d phases, one round per distinct non-zero coordinate of the phase's dimension. Blocks alternate
+// between the temp and the receive buffer (000 Algorithm 1) and end in the receive buffer. On
+// meshes only live blocks travel (see MeshReach), and a receive slot whose own source is missing is
+// never used for blocks in transit: those go to the second temp slot t + i instead.
+#include <numeric>
+
+#include "allgather_tree.hpp"
+#include "cartcoll/plan.hpp"
+#include "mesh_reach.hpp"
+
+namespace cartcoll {
+
+namespace {
+
+using detail::MeshReach;
+
+// Where slot i's block waits with `moves` moves to go at this process: moves even -> the receive
+// slot (so the last move lands there), odd -> temp.
+BlockRef home(const MeshReach& reach, int t, int d, int i, int moves) {
+  if (moves % 2 != 0) return {Buffer::temp, i};
+  return reach.prefix_back(i, d) ? BlockRef{Buffer::recv, i} : BlockRef{Buffer::temp, t + i};
+}
+
+// Adds one round of a phase, or, where the peer is the process itself (a periodic dimension the
+// coordinate wraps around), the equivalent local copies.
+void add_round(Phase& phase, int self, int to, int from, Transfer send, Transfer recv) {
+  if (to == self) {
+    for (std::size_t j = 0; j < send.blocks.size() && j < recv.blocks.size(); ++j)
+      phase.copies.push_back({send.blocks[j], recv.blocks[j]});
+    return;
+  }
+  if (send.blocks.empty() && recv.blocks.empty()) return;
+  send.peer = send.blocks.empty() ? no_peer : to;
+  recv.peer = recv.blocks.empty() ? no_peer : from;
+  phase.rounds.push_back({std::move(send), std::move(recv)});
+}
+
+Schedule combining_alltoall(const Grid& grid, const Offsets& offsets, std::span<const int> coords) {
+  const int t = offsets.count(), d = grid.ndims(), self = grid.rank_of(coords);
+  std::vector<int> order(static_cast<std::size_t>(d));
+  std::iota(order.begin(), order.end(), 0);
+  const MeshReach reach(grid, offsets, coords, order);
+  std::vector<int> moves(static_cast<std::size_t>(t), 0), all(static_cast<std::size_t>(t));
+  std::iota(all.begin(), all.end(), 0);
+  for (int i = 0; i < t; ++i)
+    for (int c : offsets[i]) moves[static_cast<std::size_t>(i)] += c != 0 ? 1 : 0;
+  const std::vector<int> total = moves;
+  Schedule schedule{Collective::alltoall, t, std::vector<Phase>(static_cast<std::size_t>(d))};
+  for (int k = 0; k < d; ++k) {
+    const auto dim = static_cast<std::size_t>(k);
+    Phase& phase = schedule.phases[dim];
+    for (const auto& [c, members] : detail::group_by(all, [&](int i) { return offsets[i][dim]; })) {
+      if (c == 0) continue;
+      Transfer send, recv;
+      for (int i : members) {
+        const auto slot = static_cast<std::size_t>(i);
+        const bool first = moves[slot] == total[slot];
+        if (reach.prefix_back(i, k) && reach.suffix_ahead(i, k))
+          send.blocks.push_back(first ? BlockRef{Buffer::send, i} : home(reach, t, d, i, moves[slot]));
+        if (reach.prefix_back(i, k) && reach.in_range(k, -static_cast<long long>(c)) && reach.suffix_ahead(i, k + 1))
+          recv.blocks.push_back(home(reach, t, d, i, moves[slot] - 1));
+      }
+      add_round(phase, self, detail::neighbor_along(grid, coords, k, c), detail::neighbor_along(grid, coords, k, -c),
+                std::move(send), std::move(recv));
+      for (int i : members) --moves[static_cast<std::size_t>(i)];
+    }
+  }
+  for (int i = 0; i < t; ++i)
+    if (total[static_cast<std::size_t>(i)] == 0) schedule.phases.back().copies.push_back({{Buffer::send, i}, {Buffer::recv, i}});
+  return schedule;
+}
+
+class AllgatherPlanner {
+ public:
+  AllgatherPlanner(const Grid& grid, const Offsets& offsets, std::span<const int> coords, std::vector<int> order)
+      : grid_(grid),
+        offsets_(offsets),
+        coords_(coords),
+        tree_(detail::build_allgather_tree(offsets, order)),
+        reach_(grid, offsets, coords, tree_.order),
+        t_(offsets.count()),
+        d_(grid.ndims()),
+        self_(grid.rank_of(coords)) {}
+
+  Schedule plan() {
+    Schedule schedule{Collective::allgather, t_, std::vector<Phase>(static_cast<std::size_t>(d_))};
+    for (int level = 0; level < d_; ++level) plan_level(level, schedule.phases[static_cast<std::size_t>(level)]);
+    add_leaf_copies(schedule.phases.back());
+    return schedule;
+  }
+
+ private:
+  // Moves still ahead of `node`'s block from this level on, counted along its representative.
+  int moves_from(const detail::TreeNode& node, int level) const {
+    int moves = 0;
+    for (int j = level; j < d_; ++j)
+      moves += offsets_[node.representative][static_cast<std::size_t>(tree_.order[static_cast<std::size_t>(j)])] != 0;
+    return moves;
+  }
+  BlockRef storage(const detail::TreeNode& node, int level) const {
+    if (node.zero_chain) return {Buffer::send, 0};
+    return home(reach_, t_, d_, node.representative, moves_from(node, level));
+  }
+  // Some target in the subtree exists, seen `level` visited dimensions ahead of this process.
+  bool any_target(const detail::TreeNode& node, int level) const {
+    if (reach_.all_periodic()) return true;
+    for (int m : node.members)
+      if (reach_.suffix_ahead(m, level)) return true;
+    return false;
+  }
+
+  void plan_level(int level, Phase& phase) {
+    const int dim = tree_.order[static_cast<std::size_t>(level)];
+    const auto& nodes = tree_.levels[static_cast<std::size_t>(level)];
+    const auto& below = tree_.levels[static_cast<std::size_t>(level) + 1];
+    std::vector<std::pair<int, int>> edges;  // (node, child) with a non-zero coordinate
+    for (int n = 0; n < static_cast<int>(nodes.size()); ++n)
+      for (int child : nodes[static_cast<std::size_t>(n)].children)
+        if (below[static_cast<std::size_t>(child)].value != 0) edges.push_back({n, child});
+    std::vector<int> edge_ids(edges.size());
+    std::iota(edge_ids.begin(), edge_ids.end(), 0);
+    for (const auto& [c, ids] : detail::group_by(edge_ids, [&](int e) { return below[static_cast<std::size_t>(edges[static_cast<std::size_t>(e)].second)].value; })) {
+      Transfer send, recv;
+      for (int e : ids) {
+        const auto& node = nodes[static_cast<std::size_t>(edges[static_cast<std::size_t>(e)].first)];
+        const auto& child = below[static_cast<std::size_t>(edges[static_cast<std::size_t>(e)].second)];
+        const bool origin = node.zero_chain || reach_.prefix_back(node.representative, level);
+        if (origin && any_target(child, level)) send.blocks.push_back(storage(node, level));
+        if (origin && reach_.in_range(dim, -static_cast<long long>(c)) && any_target(child, level + 1))
+          recv.blocks.push_back(storage(child, level + 1));
+      }
+      add_round(phase, self_, detail::neighbor_along(grid_, coords_, dim, c),
+                detail::neighbor_along(grid_, coords_, dim, -c), std::move(send), std::move(recv));
+    }
+  }
+
+  // Repeated offsets share a leaf: its block is copied to the other slots; the zero offset's leaf
+  // is the send block itself.
+  void add_leaf_copies(Phase& last) const {
+    for (const auto& leaf : tree_.levels.back()) {
+      if (!leaf.zero_chain && !reach_.prefix_back(leaf.representative, d_)) continue;
+      const BlockRef from = leaf.zero_chain ? BlockRef{Buffer::send, 0} : BlockRef{Buffer::recv, leaf.representative};
+      for (int m : leaf.members)
+        if (leaf.zero_chain || m != leaf.representative) last.copies.push_back({from, {Buffer::recv, m}});
+    }
+  }
+
+  const Grid& grid_;
+  const Offsets& offsets_;
+  std::span<const int> coords_;
+  detail::AllgatherTree tree_;
+  MeshReach reach_;
+  int t_, d_, self_;
+};
+
+}  // namespace
+
+Schedule plan_combining(const Grid& grid, const Offsets& offsets, Collective collective, std::span<const int> coords) {
+  if (collective == Collective::alltoall) return combining_alltoall(grid, offsets, coords);
+  return AllgatherPlanner(grid, offsets, coords, detail::best_allgather_order(offsets)).plan();
+}
+
+}  // namespace cartcoll
