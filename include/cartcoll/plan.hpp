@@ -9,9 +9,10 @@
 
 namespace cartcoll {
 
-enum class Algorithm : std::uint8_t { trivial, combining, automatic };
+enum class Algorithm : std::uint8_t { trivial, combining, torus, automatic };
 
-// Parses the value of the cartcoll_algorithm info key / CARTCOLL_ALGORITHM ("trivial", "combining", "auto").
+// Parses the value of the cartcoll_algorithm info key / CARTCOLL_ALGORITHM ("trivial", "combining",
+// "torus", "auto").
 std::optional<Algorithm> parse_algorithm(std::string_view name);
 std::string_view algorithm_name(Algorithm algorithm);
 
@@ -27,5 +28,11 @@ Schedule plan_trivial(const Grid& grid, const Offsets& offsets, Collective colle
 // direct"): d phases, C = sum of distinct non-zero coordinates per dimension rounds.
 Schedule plan_combining(const Grid& grid, const Offsets& offsets, Collective collective,
                         std::span<const int> coords);
+
+// 002's one-hop algorithm for one-ported tori: blocks move one hop per step along each dimension in
+// turn, D = sum over dimensions of (largest positive + largest negative coordinate) phases; alltoall
+// volume sum_i ||N_i||_1, allgather volume the prefix trie's sum of |c| over its edges.
+Schedule plan_torus(const Grid& grid, const Offsets& offsets, Collective collective,
+                    std::span<const int> coords);
 
 }  // namespace cartcoll

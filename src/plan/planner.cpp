@@ -6,6 +6,7 @@ namespace cartcoll {
 std::optional<Algorithm> parse_algorithm(std::string_view name) {
   if (name == "trivial") return Algorithm::trivial;
   if (name == "combining") return Algorithm::combining;
+  if (name == "torus") return Algorithm::torus;
   if (name == "auto") return Algorithm::automatic;
   return std::nullopt;
 }
@@ -14,6 +15,7 @@ std::string_view algorithm_name(Algorithm algorithm) {
   switch (algorithm) {
     case Algorithm::trivial: return "trivial";
     case Algorithm::combining: return "combining";
+    case Algorithm::torus: return "torus";
     case Algorithm::automatic: return "auto";
   }
   return "?";
@@ -23,6 +25,7 @@ Schedule plan(Algorithm algorithm, const Grid& grid, const Offsets& offsets, Col
               std::span<const int> coords) {
   switch (algorithm) {
     case Algorithm::combining: return plan_combining(grid, offsets, collective, coords);
+    case Algorithm::torus: return plan_torus(grid, offsets, collective, coords);
     case Algorithm::trivial:
     case Algorithm::automatic:  // selection by a cost model is not there yet: the safe choice
       return plan_trivial(grid, offsets, collective, coords);

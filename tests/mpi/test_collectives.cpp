@@ -81,7 +81,7 @@ TEST_P(Collectives, MatchTheReferenceModelOnEveryGridAndForm) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Algorithms, Collectives, testing::Values("trivial", "combining", "auto"),
+INSTANTIATE_TEST_SUITE_P(Algorithms, Collectives, testing::Values("trivial", "combining", "torus", "auto"),
                          [](const auto& info) { return std::string(*info.param ? info.param : "default"); });
 
 }  // namespace

@@ -201,8 +201,13 @@ TEST(Algorithms, NamesAndParsing) {
   EXPECT_EQ(parse_algorithm("Trivial"), std::nullopt);
   EXPECT_EQ(parse_algorithm("automatic"), std::nullopt);
   EXPECT_EQ(parse_algorithm("trivial "), std::nullopt);
-  for (Algorithm a : {Algorithm::trivial, Algorithm::automatic}) EXPECT_EQ(parse_algorithm(algorithm_name(a)), a);
+  EXPECT_EQ(parse_algorithm("combining"), Algorithm::combining);
+  EXPECT_EQ(parse_algorithm("torus"), Algorithm::torus);
+  for (Algorithm a : {Algorithm::trivial, Algorithm::combining, Algorithm::torus, Algorithm::automatic})
+    EXPECT_EQ(parse_algorithm(algorithm_name(a)), a);
   EXPECT_EQ(algorithm_name(Algorithm::trivial), "trivial");
+  EXPECT_EQ(algorithm_name(Algorithm::combining), "combining");
+  EXPECT_EQ(algorithm_name(Algorithm::torus), "torus");
   EXPECT_EQ(algorithm_name(Algorithm::automatic), "auto");
 }
 

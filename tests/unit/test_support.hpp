@@ -148,12 +148,16 @@ inline ::testing::AssertionResult matches_definition(const Grid& grid, const Off
   return ::testing::AssertionSuccess();
 }
 
-// A planner entry point: the trivial planner directly, or through plan() with an Algorithm.
+// A planner entry point: a planner directly, or through plan() with an Algorithm.
 using Planner = Schedule (*)(const Grid&, const Offsets&, Collective, std::span<const int>);
 
 inline Schedule via_plan_trivial(const Grid& grid, const Offsets& offsets, Collective collective,
                                  std::span<const int> coords) {
   return plan(Algorithm::trivial, grid, offsets, collective, coords);
+}
+inline Schedule via_plan_torus(const Grid& grid, const Offsets& offsets, Collective collective,
+                               std::span<const int> coords) {
+  return plan(Algorithm::torus, grid, offsets, collective, coords);
 }
 inline Schedule via_plan_auto(const Grid& grid, const Offsets& offsets, Collective collective,
                               std::span<const int> coords) {
