@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "cartcoll/cost.hpp"
 #include "cartcoll/error.hpp"
 #include "cartcoll/layout.hpp"
 #include "cartcoll/plan.hpp"
@@ -71,6 +72,10 @@ class CartComm {
   std::vector<int> targets() const;  // target i = this + offset i
   std::optional<std::vector<int>> weights() const;  // nullopt if created unweighted
 
+  // The algorithm a call with this layout runs (what `auto` resolves to). Collective the first time
+  // `auto` needs the communicator's cost model, which it then calibrates.
+  Algorithm choose_algorithm(const Layout& layout) const;
+
   void exchange(const Layout& layout) const;
   Request iexchange(const Layout& layout) const;
   // Collective: a bad argument on any process (thrown by make_layout, say) or processes choosing
@@ -116,6 +121,11 @@ class Communicator {
  private:
   MPI_Comm comm_ = MPI_COMM_NULL;
 };
+
+// Measures the cost model `auto` uses (latency, per-message and per-byte time) on comm: collective,
+// on a private duplicate, the same result on every process. cartcoll-calibrate writes it to the
+// file that CARTCOLL_PROFILE names.
+CostModel calibrate(MPI_Comm comm);
 
 // The MPI datatype of a C++ arithmetic type, for the typed conveniences below.
 template <typename T> MPI_Datatype mpi_type_of();

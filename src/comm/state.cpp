@@ -26,7 +26,9 @@ NeighborhoodState::NeighborhoodState(const NeighborhoodState& other)
       rank(other.rank),
       coords(other.coords),
       tag_ub(other.tag_ub),
-      schedules_(other.schedules_) {}
+      cost_model(other.cost_model),
+      schedules_(other.schedules_),
+      figures_(other.figures_) {}
 
 NeighborhoodState::~NeighborhoodState() {
   if (library_comm_ != MPI_COMM_NULL) MPI_Comm_free(&library_comm_);
@@ -52,6 +54,12 @@ std::shared_ptr<const Schedule> NeighborhoodState::schedule(Collective collectiv
   auto& cached = schedules_[{collective, algorithm_}];
   if (!cached) cached = std::make_shared<const Schedule>(plan(algorithm_, grid, offsets, collective, coords));
   return cached;
+}
+
+const Figures& NeighborhoodState::figures(Collective collective, Algorithm algorithm_) {
+  auto [at, added] = figures_.try_emplace({collective, algorithm_});
+  if (added) at->second = neighborhood_figures(algorithm_, offsets, collective);
+  return at->second;
 }
 
 namespace {

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "cartcoll/cost.hpp"
 #include "cartcoll/plan.hpp"
 #include "cartcoll/topology.hpp"
 
@@ -36,11 +37,16 @@ struct NeighborhoodState {
   int next_tag();
   // Schedules depend on the neighborhood, not on buffers, so blocking calls reuse them.
   std::shared_ptr<const Schedule> schedule(Collective collective, Algorithm algorithm);
+  // The neighborhood's figures per algorithm, for `auto` (see cost.hpp).
+  const Figures& figures(Collective collective, Algorithm algorithm);
+
+  std::optional<CostModel> cost_model;  // calibrated on the first `auto` call
 
  private:
   MPI_Comm library_comm_ = MPI_COMM_NULL;
   unsigned long long next_sequence_ = 0;
   std::map<std::pair<Collective, Algorithm>, std::shared_ptr<const Schedule>> schedules_;
+  std::map<std::pair<Collective, Algorithm>, Figures> figures_;
 };
 
 // The state attached to comm, or nullptr if comm carries none.

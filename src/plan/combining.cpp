@@ -81,7 +81,8 @@ class AllgatherPlanner {
         reach_(grid, offsets, coords, tree_.order),
         t_(offsets.count()),
         d_(grid.ndims()),
-        self_(grid.rank_of(coords)) {}
+        self_(grid.rank_of(coords)),
+        moves_ahead_(count_moves_ahead()) {}
 
   Schedule plan() {
     Schedule schedule{Collective::allgather, t_, std::vector<Phase>(static_cast<std::size_t>(d_))};
@@ -91,12 +92,21 @@ class AllgatherPlanner {
   }
 
  private:
-  // Moves still ahead of `node`'s block from this level on, counted along its representative.
-  int moves_from(const detail::TreeNode& node, int level) const {
-    int moves = 0;
-    for (int j = level; j < d_; ++j)
-      moves += offsets_[node.representative][static_cast<std::size_t>(tree_.order[static_cast<std::size_t>(j)])] != 0;
+  // moves_ahead_[i * (d+1) + level]: non-zero coordinates of offset i from `level` on, in visiting
+  // order: the moves still ahead of a block held in slot i.
+  std::vector<int> count_moves_ahead() const {
+    const auto levels = static_cast<std::size_t>(d_) + 1;
+    std::vector<int> moves(static_cast<std::size_t>(t_) * levels, 0);
+    for (int i = 0; i < t_; ++i)
+      for (int level = d_ - 1; level >= 0; --level) {
+        const auto at = static_cast<std::size_t>(i) * levels + static_cast<std::size_t>(level);
+        moves[at] = moves[at + 1] + (offsets_[i][static_cast<std::size_t>(tree_.order[static_cast<std::size_t>(level)])] != 0);
+      }
     return moves;
+  }
+  int moves_from(const detail::TreeNode& node, int level) const {
+    return moves_ahead_[static_cast<std::size_t>(node.representative) * (static_cast<std::size_t>(d_) + 1) +
+                        static_cast<std::size_t>(level)];
   }
   BlockRef storage(const detail::TreeNode& node, int level) const {
     if (node.zero_chain) return {Buffer::send, 0};
@@ -152,6 +162,7 @@ class AllgatherPlanner {
   detail::AllgatherTree tree_;
   MeshReach reach_;
   int t_, d_, self_;
+  std::vector<int> moves_ahead_;
 };
 
 }  // namespace

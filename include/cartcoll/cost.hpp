@@ -1,0 +1,41 @@
+#pragma once
+// Automatic algorithm selection: a linear cost model over a schedule's figures (no MPI).
+//
+// A call costs, per phase that communicates, one latency; per message, a per-message overhead; per
+// byte sent, a transfer time. 000's cut-off (message combining pays while m < a/b (t-C)/(V-t)) is
+// the special case with no per-message term and one phase per round.
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "cartcoll/plan.hpp"
+
+namespace cartcoll {
+
+struct CostModel {
+  double latency = 5e-6;       // seconds per communication phase
+  double per_message = 1e-6;   // seconds per point-to-point message
+  double per_byte = 1e-9;      // seconds per byte sent
+};
+
+// What a schedule costs, independent of buffers: phases, messages, and how often each block slot
+// is sent (block sizes come per call).
+struct Figures {
+  int phases = 0;
+  int messages = 0;
+  std::vector<int> sends_per_block;  // indexed by receive block; allgather's send block counts as slot 0's size
+};
+
+Figures figures_of(const Schedule& schedule);
+
+// The neighborhood's figures: planned for the middle process of a torus on which no offset wraps,
+// so every process computes the same figures and makes the same choice.
+Figures neighborhood_figures(Algorithm algorithm, const Offsets& offsets, Collective collective);
+
+double predicted_seconds(const Figures& figures, const CostModel& model, std::span<const std::size_t> block_bytes,
+                         Collective collective);
+
+// The concrete algorithms `automatic` chooses among.
+inline constexpr Algorithm candidate_algorithms[] = {Algorithm::trivial, Algorithm::combining};
+
+}  // namespace cartcoll

@@ -1,0 +1,85 @@
+// `auto`: the choice follows the cost model (here from a CARTCOLL_PROFILE file), is the same on
+// every process, and runs correctly.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "../support/cart_fixture.hpp"
+#include "cartcoll/cartcoll.hpp"
+
+using namespace support;
+
+namespace {
+
+// A 3-D torus over all processes with the 26-point Moore neighborhood.
+cartcoll::Communicator moore_torus() {
+  int dims[3] = {0, 0, 0};
+  MPI_Dims_create(world_size(), 3, dims);
+  std::vector<int> flat;
+  for (int a = -1; a <= 1; ++a)
+    for (int b = -1; b <= 1; ++b)
+      for (int c = -1; c <= 1; ++c)
+        if (a || b || c) flat.insert(flat.end(), {a, b, c});
+  return cartcoll::Communicator::create(MPI_COMM_WORLD, cartcoll::Grid({dims[0], dims[1], dims[2]}, {true, true, true}),
+                                        cartcoll::Offsets(3, flat));
+}
+
+// Writes a profile on rank 0 and points CARTCOLL_PROFILE at it everywhere.
+void use_profile(const std::string& line) {
+  const std::string file = "cartcoll_test_selection.profile";
+  if (world_rank() == 0) {
+    FILE* out = std::fopen(file.c_str(), "w");
+    std::fputs(line.c_str(), out);
+    std::fclose(out);
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  setenv("CARTCOLL_PROFILE", file.c_str(), 1);
+}
+
+cartcoll::Algorithm choice(const cartcoll::CartComm& cart, int ints, bool gather) {
+  std::vector<int> send(26 * static_cast<std::size_t>(ints)), recv(send.size());
+  const auto layout = gather ? cartcoll::layout::allgather(26, send.data(), ints, MPI_INT, recv.data(), ints, MPI_INT)
+                             : cartcoll::layout::alltoall(26, send.data(), ints, MPI_INT, recv.data(), ints, MPI_INT);
+  const cartcoll::Algorithm chosen = cart.choose_algorithm(layout);
+  int mine[2] = {static_cast<int>(chosen), -static_cast<int>(chosen)};
+  MPI_Allreduce(MPI_IN_PLACE, mine, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_EQ(mine[0], -mine[1]) << "processes chose differently";
+  return chosen;
+}
+
+TEST(Selection, PerMessageCostsFavourCombiningAndBytesFavourTrivial) {
+  use_profile("0 1e-5 1e-10\n");  // per-message cost dominates small blocks
+  {
+    const auto owned = moore_torus();
+    const auto cart = owned.view();
+    EXPECT_EQ(choice(cart, 1, false), cartcoll::Algorithm::combining);
+    EXPECT_EQ(choice(cart, 1 << 16, false), cartcoll::Algorithm::trivial);  // alltoall V = 54 > t = 26
+    EXPECT_EQ(choice(cart, 1 << 16, true), cartcoll::Algorithm::combining);  // allgather V = t
+    // The chosen algorithm runs correctly: every block comes from its source.
+    const int rank = cart.rank();
+    std::vector<int> send(26), recv(26, -1);
+    for (int i = 0; i < 26; ++i) send[static_cast<std::size_t>(i)] = 100 * rank + i;
+    cartcoll::alltoall<int>(cart, send, recv);
+    const auto sources = cart.sources();
+    for (int i = 0; i < 26; ++i) EXPECT_EQ(recv[static_cast<std::size_t>(i)], 100 * sources[static_cast<std::size_t>(i)] + i);
+  }
+  unsetenv("CARTCOLL_PROFILE");
+}
+
+TEST(Selection, ForcedAlgorithmsAreNotSecondGuessed) {
+  const int p = world_size();
+  cartcoll::CreateOptions options;
+  MPI_Info_create(&options.info);
+  MPI_Info_set(options.info, "cartcoll_algorithm", "trivial");
+  const auto owned = cartcoll::Communicator::create(MPI_COMM_WORLD, cartcoll::Grid({p}, {true}),
+                                                    cartcoll::Offsets(1, {1, -1}), options);
+  MPI_Info_free(&options.info);
+  int send[2] = {0, 0}, recv[2];
+  EXPECT_EQ(owned.view().choose_algorithm(cartcoll::layout::alltoall(2, send, 1, MPI_INT, recv, 1, MPI_INT)),
+            cartcoll::Algorithm::trivial);
+}
+
+}  // namespace
