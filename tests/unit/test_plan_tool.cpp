@@ -1,0 +1,232 @@
+// cartcoll-plan's figures (tools/plan/plan_figures): 000 Table 1 reproduced from the planners'
+// schedules, the paper's cut-off row explained, the JSON shape and the command line.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "cartcoll/plan.hpp"
+#include "cartcoll/topology.hpp"
+#include "neighborhoods.hpp"
+#include "plan_figures.hpp"
+
+namespace cartcoll {
+namespace {
+
+using plan_tool::compute_figures;
+using plan_tool::PlanFigures;
+
+// 000 Table 1, columns d = 2..5 by n = 3, 4, 5 (f = -1, zero vector dropped).
+struct Table1Column {
+  int d, n;
+  int t, c, allgather_v, alltoall_v;
+  double paper_cutoff;  // the printed "Alltoall (t-C)/(V-t)" row
+};
+constexpr Table1Column table1[] = {
+    {2, 3, 8, 4, 8, 12, 1.167},          {2, 4, 15, 6, 15, 24, 1.250},
+    {2, 5, 24, 8, 24, 40, 1.133},        {3, 3, 26, 6, 26, 54, 0.778},
+    {3, 4, 63, 9, 63, 144, 0.688},       {3, 5, 124, 12, 124, 300, 0.646},
+    {4, 3, 80, 8, 80, 216, 0.541},       {4, 4, 255, 12, 255, 768, 0.477},
+    {4, 5, 624, 16, 624, 2000, 0.443},   {5, 3, 242, 10, 242, 810, 0.411},
+    {5, 4, 1023, 15, 1023, 3840, 0.358}, {5, 5, 3124, 20, 3124, 12500, 0.331},
+};
+
+PlanFigures figures_for(int d, const std::vector<int>& flat) { return compute_figures(Offsets(d, flat)); }
+
+double round3(double x) { return std::round(x * 1000.0) / 1000.0; }
+
+class PlanToolTable1 : public ::testing::TestWithParam<Table1Column> {};
+
+TEST_P(PlanToolTable1, ReproducesTheRoundsAndVolumes) {
+  const Table1Column& col = GetParam();
+  const PlanFigures f = figures_for(col.d, bench::box(col.d, col.n, -1, false));
+  const auto* trivial = f.find("trivial");
+  const auto* combining = f.find("combining");
+  ASSERT_NE(trivial, nullptr);
+  ASSERT_NE(combining, nullptr);
+  ASSERT_TRUE(trivial->alltoall && trivial->allgather && combining->alltoall && combining->allgather);
+
+  // t = n^d - 1: the offsets, and the trivial algorithm's messages (one phase).
+  EXPECT_EQ(f.t, col.t);
+  EXPECT_EQ(f.t, static_cast<int>(std::pow(col.n, col.d)) - 1);
+  EXPECT_EQ(trivial->alltoall->messages, col.t);
+  EXPECT_EQ(trivial->alltoall->volume, col.t);
+  EXPECT_EQ(trivial->allgather->messages, col.t);
+  EXPECT_EQ(trivial->alltoall->phases, 1);
+
+  // C = d(n-1) rounds in d phases, for both collectives.
+  EXPECT_EQ(combining->alltoall->messages, col.c);
+  EXPECT_EQ(combining->alltoall->messages, col.d * (col.n - 1));
+  EXPECT_EQ(combining->allgather->messages, col.c);
+  EXPECT_EQ(combining->alltoall->phases, col.d);
+  EXPECT_EQ(combining->allgather->phases, col.d);
+
+  // Alltoall V = sum_j j (n-1)^j binom(d, j); allgather V = t, with 000's order as with the best.
+  EXPECT_EQ(combining->alltoall->volume, col.alltoall_v);
+  EXPECT_EQ(combining->allgather->volume, col.allgather_v);
+  EXPECT_EQ(f.tree_volume_000_order, col.allgather_v);
+  EXPECT_EQ(f.tree_volume_best_order, col.allgather_v);
+
+  // The tool's cut-off is 000's formula with the table's t, C and V.
+  ASSERT_TRUE(f.cutoff_ratio.has_value());
+  EXPECT_DOUBLE_EQ(*f.cutoff_ratio, double(col.t - col.c) / double(col.alltoall_v - col.t));
+}
+
+// The printed cut-off row does not follow from the table's own t: it is (n^d - C) / (V - n^d), t
+// counted with the zero vector (the paper's benchmark ran n^d "neighbors", the zero one included),
+// and d = 2, n = 3 reads 1.167 where that formula gives 5/3 = 1.667 (one digit off).
+TEST_P(PlanToolTable1, PaperCutoffRowCountsTheZeroVector) {
+  const Table1Column& col = GetParam();
+  const PlanFigures f = figures_for(col.d, bench::box(col.d, col.n, -1, false));
+  const int c = f.find("combining")->alltoall->messages;
+  const int v = f.find("combining")->alltoall->volume;
+  const int t_with_zero = f.t + 1;
+  const double with_zero = double(t_with_zero - c) / double(v - t_with_zero);
+  if (col.d == 2 && col.n == 3) {
+    EXPECT_DOUBLE_EQ(with_zero, 5.0 / 3.0);
+    EXPECT_DOUBLE_EQ(round3(with_zero) - col.paper_cutoff, 0.5);  // 1.667 printed as 1.167
+  } else {
+    EXPECT_DOUBLE_EQ(round3(with_zero), col.paper_cutoff);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Paper000, PlanToolTable1, ::testing::ValuesIn(table1),
+                         [](const ::testing::TestParamInfo<Table1Column>& column) {
+                           return "d" + std::to_string(column.param.d) + "n" + std::to_string(column.param.n);
+                         });
+
+// With t = n^d - 1 (the table's own t row) the printed row is matched in 2 of 12 columns only.
+TEST(PlanToolCutoff, TheTablesOwnTMatchesOnlyTheLargestColumns) {
+  int matches = 0;
+  for (const Table1Column& col : table1)
+    if (round3(double(col.t - col.c) / double(col.alltoall_v - col.t)) == col.paper_cutoff) ++matches;
+  EXPECT_EQ(matches, 2);  // d = 5, n = 4 and n = 5, where the zero vector no longer shows
+}
+
+TEST(PlanToolCutoff, ZeroVectorIsACopyNotAMessage) {
+  // Keeping the zero vector: t = 27, but trivial sends 26 messages; the cut-off uses the messages.
+  const PlanFigures f = figures_for(3, bench::box(3, 3, -1, true));
+  EXPECT_EQ(f.t, 27);
+  EXPECT_EQ(f.find("trivial")->alltoall->messages, 26);
+  EXPECT_EQ(f.find("combining")->alltoall->volume, 54);
+  ASSERT_TRUE(f.cutoff_ratio.has_value());
+  EXPECT_DOUBLE_EQ(*f.cutoff_ratio, 20.0 / 28.0);
+}
+
+TEST(PlanToolCutoff, NoCutoffWhereCombiningSendsNoMoreBlocks) {
+  // von Neumann radius 1: every offset has one non-zero coordinate, V = t = C.
+  const PlanFigures f = figures_for(3, bench::von_neumann(3, 1));
+  EXPECT_EQ(f.t, 6);
+  EXPECT_EQ(f.find("combining")->alltoall->volume, 6);
+  EXPECT_FALSE(f.cutoff_ratio.has_value());
+  EXPECT_NE(plan_tool::to_json(f).find("\"cutoff_ratio\":null"), std::string::npos);
+}
+
+TEST(PlanToolFigures, AllgatherOrderMatters) {
+  // 000 Figure 2's neighborhood: 000's order (increasing distinct coordinates) visits dimension 0 last.
+  const PlanFigures f = figures_for(3, {-2, 1, 1, -1, 1, 1, 1, 1, 1, 2, 1, 1});
+  EXPECT_EQ(f.order_000, (std::vector<int>{1, 2, 0}));
+  EXPECT_EQ(f.tree_volume_000_order, 6);
+  EXPECT_EQ(f.tree_volume_best_order, 6);
+  EXPECT_EQ(f.find("combining")->allgather->volume, f.tree_volume_best_order);
+  // Alltoall sends each block once per non-zero coordinate: 4 x 3.
+  EXPECT_EQ(f.find("combining")->alltoall->volume, 12);
+}
+
+TEST(PlanToolFigures, PlansOnATorusNothingWrapsOn) {
+  const PlanFigures f = figures_for(2, {3, 0, -1, 2, 0, 0});
+  EXPECT_EQ(f.grid, (std::vector<int>{7, 5}));
+  EXPECT_EQ(f.coords, (std::vector<int>{3, 2}));
+  EXPECT_EQ(f.t, 3);
+  EXPECT_EQ(f.find("trivial")->alltoall->messages, 2);  // the zero vector is a copy
+}
+
+TEST(PlanToolFigures, ReportsEveryPlannerThisBuildHas) {
+  const PlanFigures f = figures_for(2, bench::moore(2, 1));
+  for (const std::string& name : plan_tool::planner_names()) {
+    const bool built = parse_algorithm(name).has_value();
+    EXPECT_EQ(f.find(name) != nullptr, built) << name;
+    const std::string json = plan_tool::to_json(f);
+    EXPECT_NE(json.find("\"" + name + "\":"), std::string::npos) << name;  // null where not built
+    if (const auto* algorithm = f.find(name)) {
+      // Every planner delivers the Moore neighborhood's blocks: no fewer blocks than neighbors.
+      ASSERT_TRUE(algorithm->alltoall.has_value()) << name << ": " << algorithm->error;
+      EXPECT_GE(algorithm->alltoall->volume, f.t) << name;
+      EXPECT_GE(algorithm->allgather->volume, 1) << name;
+    }
+  }
+}
+
+TEST(PlanToolFigures, JsonCarriesTheFields) {
+  const PlanFigures f = figures_for(3, bench::box(3, 3, -1, false));
+  const std::string json = plan_tool::to_json(f);
+  for (const char* field :
+       {"\"d\":3", "\"t\":26", "\"alltoall\":{\"trivial\":{\"messages\":26,\"phases\":1,\"volume\":26}",
+        "\"combining\":{\"messages\":6,\"phases\":3,\"volume\":54}", "\"volume_000_order\":26",
+        "\"volume_best_order\":26", "\"cutoff_ratio\":0.714286"})
+    EXPECT_NE(json.find(field), std::string::npos) << field << " in " << json;
+  EXPECT_EQ(json.front(), '{');
+  EXPECT_EQ(json.back(), '}');
+}
+
+std::optional<plan_tool::Request> parse(std::vector<std::string> args) {
+  std::string error;
+  auto request = plan_tool::parse_command_line(args, error);
+  EXPECT_EQ(request.has_value(), error.empty()) << error;
+  return request;
+}
+
+TEST(PlanToolCommandLine, Neighborhoods) {
+  auto box = parse({"--dims", "3", "--box", "4", "--first", "-1", "--no-zero", "--json"});
+  ASSERT_TRUE(box);
+  EXPECT_EQ(box->d, 3);
+  EXPECT_EQ(box->flat.size(), std::size_t{63 * 3});
+  EXPECT_TRUE(box->json);
+
+  auto with_zero = parse({"--first", "-1", "--box", "3", "--dims", "2"});
+  ASSERT_TRUE(with_zero);
+  EXPECT_EQ(with_zero->flat.size(), std::size_t{9 * 2});
+  EXPECT_FALSE(with_zero->json);
+
+  auto moore = parse({"--moore", "2", "2"});
+  ASSERT_TRUE(moore);
+  EXPECT_EQ(moore->flat.size(), std::size_t{24 * 2});
+
+  auto von_neumann = parse({"--von-neumann", "3", "2"});
+  ASSERT_TRUE(von_neumann);
+  EXPECT_EQ(von_neumann->flat.size(), std::size_t{24 * 3});  // |x|+|y|+|z| <= 2: 1 + 6 + 18 points, zero dropped
+
+  auto list = parse({"--offsets", "1, 0,-2; -1,+3,0;"});
+  ASSERT_TRUE(list);
+  EXPECT_EQ(list->d, 3);
+  EXPECT_EQ(list->flat, (std::vector<int>{1, 0, -2, -1, 3, 0}));
+}
+
+TEST(PlanToolCommandLine, BadArguments) {
+  const std::vector<std::vector<std::string>> bad{
+      {},
+      {"--json"},
+      {"--dims", "3", "--box", "3"},                              // no --first
+      {"--dims", "x", "--box", "3", "--first", "-1"},
+      {"--dims", "0", "--box", "3", "--first", "-1"},
+      {"--dims", "3", "--box", "3", "--first", "-1", "--moore", "3", "1"},
+      {"--moore", "3"},
+      {"--moore", "3", "0"},
+      {"--von-neumann", "3", "1", "--no-zero"},
+      {"--offsets", "1,2;3"},
+      {"--offsets", "1,a"},
+      {"--offsets", ""},
+      {"--dims", "1", "--box", "1", "--first", "0", "--no-zero"},  // empty
+      {"--moore", "40", "1"},                                     // too many to enumerate
+      {"--frobnicate"},
+  };
+  for (const auto& args : bad) {
+    std::string error;
+    EXPECT_FALSE(plan_tool::parse_command_line(args, error).has_value()) << ::testing::PrintToString(args);
+    EXPECT_FALSE(error.empty());
+  }
+}
+
+}  // namespace
+}  // namespace cartcoll

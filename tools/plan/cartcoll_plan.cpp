@@ -1,0 +1,44 @@
+// cartcoll-plan: what each planner's schedule costs for a neighborhood, without MPI. Plans trivial,
+// combining (and torus where this build has it) alltoall and allgather for the middle process of a
+// torus that no offset wraps on, and prints messages, communication phases and volume per call,
+// the allgather tree volume with 000's and with the best dimension order, and 000's cut-off ratio.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include "cartcoll/error.hpp"
+#include "cartcoll/topology.hpp"
+#include "plan_figures.hpp"
+
+int main(int argc, char** argv) {
+  using namespace cartcoll;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  std::string error;
+  const auto request = plan_tool::parse_command_line(args, error);
+  if (!request) {
+    std::fprintf(stderr, "cartcoll-plan: %s\n%s", error.c_str(), plan_tool::usage());
+    return 2;
+  }
+  if (request->help) {
+    std::fputs(plan_tool::usage(), stdout);
+    return 0;
+  }
+  try {
+    const Offsets offsets(request->d, request->flat);
+    const plan_tool::PlanFigures figures = plan_tool::compute_figures(offsets);
+    if (request->json) {
+      std::printf("%s\n", plan_tool::to_json(figures).c_str());
+    } else {
+      std::printf("%s\n%s", request->description.c_str(), plan_tool::to_table(figures).c_str());
+    }
+  } catch (const Error& e) {
+    // Only the neighborhood can make these fail: an argument problem.
+    std::fprintf(stderr, "cartcoll-plan: %s\n%s", e.what(), plan_tool::usage());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "cartcoll-plan: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

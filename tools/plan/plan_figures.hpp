@@ -1,0 +1,76 @@
+#pragma once
+// The figures cartcoll-plan prints, computed without MPI: plan every algorithm for one process (the
+// middle one) of a periodic torus on which no offset wraps, and read Schedule::messages(), volume()
+// and communication_phases(). Shared by the tool and its unit test.
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cartcoll/topology.hpp"
+
+namespace cartcoll::plan_tool {
+
+// One schedule's figures of merit, per call of one process.
+struct Figures {
+  int messages = 0;  // point-to-point sends (Schedule::messages())
+  int phases = 0;    // phases with at least one message (Schedule::communication_phases())
+  int volume = 0;    // blocks sent, forwarding included (Schedule::volume())
+};
+
+// An algorithm's figures for both collectives; `error` set (figures empty) where its planner threw.
+struct AlgorithmFigures {
+  std::string name;  // "trivial", "combining", "torus"
+  std::optional<Figures> alltoall;
+  std::optional<Figures> allgather;
+  std::string error;
+};
+
+struct PlanFigures {
+  int d = 0;
+  int t = 0;                   // offsets, the zero vector included where it is in the list
+  std::vector<int> grid;       // the torus planned on (2 * max |coordinate| + 1 per dimension)
+  std::vector<int> coords;     // the process planned for (the middle one)
+  // trivial, combining, then the other planners this build knows (torus); an algorithm whose name
+  // parse_algorithm() does not know is absent.
+  std::vector<AlgorithmFigures> algorithms;
+  std::vector<std::string> missing;  // planner names asked for but not in this build
+  // Allgather tree volume (blocks sent) with 000's dimension order (increasing number of distinct
+  // coordinates) and with the best order (every order for d <= 6), which the combining plan uses.
+  int tree_volume_000_order = 0;
+  int tree_volume_best_order = 0;
+  std::vector<int> order_000;
+  std::vector<int> order_best;
+  // (T - C) / (V - T): T = trivial alltoall messages (its volume for V - T), C and V the combining
+  // alltoall messages and volume (000 section 3.1); equals (t - C) / (V - t) when the zero vector
+  // is absent. Empty where V <= T: combining then never sends more blocks, so there is no cut-off.
+  std::optional<double> cutoff_ratio;
+
+  const AlgorithmFigures* find(const std::string& name) const;
+};
+
+// The planner names the tool reports, in order; those parse_algorithm() rejects are skipped.
+const std::vector<std::string>& planner_names();
+
+// The torus that nothing wraps on: 2 * max_i |offset_i[k]| + 1 in dimension k. Throws
+// Error(Errc::dims) where its size overflows int.
+std::vector<int> planning_grid(const Offsets& offsets);
+
+// Throws Error(Errc::arg) for an empty neighborhood and Error(Errc::dims) for a torus too large.
+PlanFigures compute_figures(const Offsets& offsets);
+
+std::string to_json(const PlanFigures& figures);
+std::string to_table(const PlanFigures& figures);
+
+// The command line: exactly one neighborhood source, --json optional.
+struct Request {
+  int d = 0;
+  std::vector<int> flat;  // offsets, d coordinates each
+  bool json = false;
+  bool help = false;
+  std::string description;  // e.g. "box d=3 n=3 first=-1 without zero"
+};
+// Returns nullopt and sets `error` for bad arguments (args exclude the program name).
+std::optional<Request> parse_command_line(const std::vector<std::string>& args, std::string& error);
+const char* usage();
+
+}  // namespace cartcoll::plan_tool
