@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <numeric>
+#include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace cartcoll::detail {
@@ -72,19 +74,55 @@ std::vector<int> order_by_distinct_coordinates(const Offsets& offsets) {
   return order;
 }
 
+namespace {
+
+// The tree's volume without building it: level by level, each offset's prefix gets an id, and a
+// new (prefix, coordinate) pair with a non-zero coordinate is one more edge. Gives up past `limit`.
+int tree_volume(const Offsets& offsets, std::span<const int> order, int limit) {
+  const auto t = static_cast<std::size_t>(offsets.count());
+  std::vector<long long> prefix(t, 0);
+  std::unordered_map<long long, long long> ids;
+  int volume = 0;
+  for (int dim : order) {
+    ids.clear();
+    for (std::size_t i = 0; i < t; ++i) {
+      const int c = offsets[static_cast<int>(i)][static_cast<std::size_t>(dim)];
+      // Prefix ids stay below t, so (id, coordinate) packs into one key without collisions.
+      const long long key = prefix[i] * (1LL << 32) + static_cast<long long>(static_cast<unsigned>(c));
+      auto [at, added] = ids.try_emplace(key, static_cast<long long>(ids.size()));
+      if (added && c != 0 && ++volume > limit) return volume;
+      prefix[i] = at->second;
+    }
+  }
+  return volume;
+}
+
+int count_distinct_nonzero(const Offsets& offsets) {
+  std::unordered_set<std::string> seen;
+  for (int i = 0; i < offsets.count(); ++i)
+    if (!offsets.is_zero(i))
+      seen.emplace(reinterpret_cast<const char*>(offsets[i].data()), offsets[i].size_bytes());
+  return static_cast<int>(seen.size());
+}
+
+}  // namespace
+
 std::vector<int> best_allgather_order(const Offsets& offsets) {
   std::vector<int> best = order_by_distinct_coordinates(offsets);
   if (offsets.ndims() > 6) return best;
-  int best_volume = build_allgather_tree(offsets, best).volume();
+  int best_volume = tree_volume(offsets, best, offsets.count() * offsets.ndims());
+  // Every distinct non-zero offset ends its own last non-zero edge, so no tree has fewer edges:
+  // when 000's order reaches that (Moore neighborhoods, 000's boxes), the search is over.
+  const int distinct_nonzero = count_distinct_nonzero(offsets);
   std::vector<int> order(best.size());
   std::iota(order.begin(), order.end(), 0);
   do {
-    const int volume = build_allgather_tree(offsets, order).volume();
+    const int volume = tree_volume(offsets, order, best_volume - 1);
     if (volume < best_volume) {
       best_volume = volume;
       best = order;
     }
-  } while (std::next_permutation(order.begin(), order.end()));
+  } while (best_volume > distinct_nonzero && std::next_permutation(order.begin(), order.end()));
   return best;
 }
 
