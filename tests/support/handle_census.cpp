@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include "traffic_census.hpp"
+
 namespace {
 
 // Test-only bookkeeping; the library itself keeps no such state.
@@ -45,19 +47,26 @@ int MPI_Type_free(MPI_Datatype* type) {
 int MPI_Send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
                   MPI_Request* request) {
   const int code = PMPI_Send_init(buf, count, type, dest, tag, comm, request);
-  if (code == MPI_SUCCESS) requests().insert(*request);
+  if (code == MPI_SUCCESS) {
+    requests().insert(*request);
+    census::detail::note_persistent_send(*request, census::detail::message_bytes(count, type));
+  }
   return code;
 }
 
 int MPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                   MPI_Request* request) {
   const int code = PMPI_Recv_init(buf, count, type, source, tag, comm, request);
-  if (code == MPI_SUCCESS) requests().insert(*request);
+  if (code == MPI_SUCCESS) {
+    requests().insert(*request);
+    census::detail::note_persistent_receive(*request);
+  }
   return code;
 }
 
 int MPI_Request_free(MPI_Request* request) {
   requests().erase(*request);
+  census::detail::forget_persistent(*request);
   return PMPI_Request_free(request);
 }
 
