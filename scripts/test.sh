@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: MPI-free unit tests, and the MPI tests at 1..27 processes, built with
-# Open MPI, with MPICH, and with Open MPI under AddressSanitizer/UBSan.
+# Open MPI, with MPICH, and with Open MPI under AddressSanitizer/UBSan; then the planner fuzzer for
+# CARTCOLL_FUZZ_SECONDS (default 60).
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 install_dependencies
 start=$SECONDS
@@ -34,6 +35,16 @@ run_suite() {
 run_suite "Open MPI" "$repo/build/test-openmpi"
 run_suite "MPICH" "$repo/build/test-mpich" "${mpich_args[@]}"
 run_suite "Open MPI + ASan/UBSan" "$repo/build/test-asan" -DCARTCOLL_SANITIZE=ON
+
+# The planner fuzzer (libFuzzer, clang), for a bounded time: every algorithm against the reference model.
+echo "== fuzz: ${CARTCOLL_FUZZ_SECONDS:-60} s"
+if bash "$repo/scripts/fuzz.sh" "${CARTCOLL_FUZZ_SECONDS:-60}" >"$repo/build/fuzz.log" 2>&1; then
+  passed=$((passed + 1))
+  grep -E "Done [0-9]+ runs" "$repo/build/fuzz.log" | tail -n 1 || true
+else
+  failed=$((failed + 1))
+  tail -n 30 "$repo/build/fuzz.log"
+fi
 
 echo "whole suite: $((SECONDS - start)) s"
 echo "$passed passed, $failed failed"
