@@ -16,15 +16,17 @@ extern "C" {
 typedef struct Cart_request_s *Cart_request;
 #define CART_REQUEST_NULL ((Cart_request)0)
 
+/* weight: t weights, or MPI_UNWEIGHTED. Weight arguments are pointers rather than arrays so that
+ * compilers do not take MPI_UNWEIGHTED for an array. */
 int Cart_neighborhood_create(MPI_Comm comm, int d, const int dimensions[], const int periods[], int t,
-                             const int targetrelative[], const int weight[], MPI_Info info, int reorder,
+                             const int targetrelative[], const int *weight, MPI_Info info, int reorder,
                              MPI_Comm *cartcomm);
 int Cart_relative_rank(MPI_Comm cartcomm, const int relative[], int *rank);
 int Cart_relative_shift(MPI_Comm cartcomm, const int relative[], int *inrank, int *outrank);
 int Cart_relative_coord(MPI_Comm cartcomm, int rank, int relative[]);
 int Cart_neighbor_count(MPI_Comm cartcomm, int *t);
-int Cart_neighbor_get(MPI_Comm cartcomm, int maxin, int source[], int sourceweight[], int maxout, int target[],
-                      int targetweight[]);
+int Cart_neighbor_get(MPI_Comm cartcomm, int maxin, int source[], int *sourceweight, int maxout, int target[],
+                      int *targetweight);
 
 int Cart_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm cartcomm);
