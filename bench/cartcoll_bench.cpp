@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -38,8 +39,8 @@ std::vector<std::string> split(const std::string& text, char separator) {
 [[noreturn]] void usage() {
   std::fprintf(stderr,
                "usage: cartcoll-bench [--op alltoall|allgather] [--moore D R | --von-neumann D R | --box D N F]\n"
-               "                      [--sizes 1,10,100] [--impl cart-trivial,cart-auto,cart-auto-persistent,"
-               "cart-trivial-persistent,mpi-neighbor]\n"
+               "                      [--sizes 1,10,100] [--impl cart-ALGORITHM[-persistent],...,mpi-neighbor]\n"
+               "                      (ALGORITHM: trivial, combining, torus, auto)\n"
                "                      [--reps N] [--warmup N] [--csv FILE]\n");
   MPI_Abort(MPI_COMM_WORLD, 2);
   std::exit(2);
@@ -75,9 +76,16 @@ Options parse(int argc, char** argv) {
 using Run = std::function<void()>;
 
 struct Setup {
-  MPI_Comm cart_trivial = MPI_COMM_NULL, cart_auto = MPI_COMM_NULL, graph = MPI_COMM_NULL;
+  std::map<std::string, MPI_Comm> carts;  // one communicator per algorithm, forced by info key
+  MPI_Comm graph = MPI_COMM_NULL;
   int t = 0;
 };
+
+// "cart-combining-persistent" -> "combining"
+std::string algorithm_of(const std::string& impl) {
+  const bool persistent = impl.ends_with("-persistent");
+  return impl.substr(5, impl.size() - 5 - (persistent ? 11 : 0));
+}
 
 MPI_Comm make_cart(const Options& options, const std::vector<int>& dims, const char* algorithm) {
   MPI_Info info;
@@ -114,8 +122,7 @@ class Bench {
       return [=] { MPI_Neighbor_alltoall(s, m, MPI_INT, r, m, MPI_INT, graph); };
     }
     const bool persistent = impl.ends_with("-persistent");
-    const std::string algorithm = impl.substr(5, impl.size() - 5 - (persistent ? 11 : 0));
-    MPI_Comm cart = algorithm == "trivial" ? setup_.cart_trivial : setup_.cart_auto;
+    MPI_Comm cart = setup_.carts.at(algorithm_of(impl));
     if (!persistent) {
       if (gather) return [=] { Cart_allgather(s, m, MPI_INT, r, m, MPI_INT, cart); };
       return [=] { Cart_alltoall(s, m, MPI_INT, r, m, MPI_INT, cart); };
@@ -174,10 +181,12 @@ int main(int argc, char** argv) {
   MPI_Dims_create(p, options.d, dims.data());
   Setup setup;
   setup.t = static_cast<int>(options.offsets.size()) / options.d;
-  setup.cart_trivial = make_cart(options, dims, "trivial");
-  setup.cart_auto = make_cart(options, dims, "auto");
+ for (const auto& impl : options.impls)
+    if (impl.starts_with("cart-") && !setup.carts.count(algorithm_of(impl)))
+      setup.carts[algorithm_of(impl)] = make_cart(options, dims, algorithm_of(impl).c_str());
+  if (setup.carts.empty()) setup.carts["trivial"] = make_cart(options, dims, "trivial");
   std::vector<int> sources(static_cast<std::size_t>(setup.t)), targets(sources.size());
-  Cart_neighbor_get(setup.cart_auto, setup.t, sources.data(), MPI_UNWEIGHTED, setup.t, targets.data(), MPI_UNWEIGHTED);
+  Cart_neighbor_get(setup.carts.begin()->second, setup.t, sources.data(), MPI_UNWEIGHTED, setup.t, targets.data(), MPI_UNWEIGHTED);
   MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, setup.t, sources.data(), MPI_UNWEIGHTED, setup.t, targets.data(),
                                  MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &setup.graph);
 
@@ -213,8 +222,7 @@ int main(int argc, char** argv) {
   }
   if (csv) std::fclose(csv);
   MPI_Comm_free(&setup.graph);
-  MPI_Comm_free(&setup.cart_trivial);
-  MPI_Comm_free(&setup.cart_auto);
+  for (auto& [name, cart] : setup.carts) MPI_Comm_free(&cart);
   MPI_Finalize();
   return 0;
 }
