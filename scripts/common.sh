@@ -17,12 +17,16 @@ install_dependencies() {
   fi
 }
 
-# build <dir> [cmake args...]: configure (once) and build with Ninja.
+# build <dir> [cmake args...]: configure (once) and build with Ninja; the log is shown on failure.
 build() {
   local dir=$1
   shift
-  cmake -S "$repo" -B "$dir" -G Ninja "$@" >/dev/null
-  cmake --build "$dir" -j "$(nproc)"
+  mkdir -p "$dir"
+  if ! { cmake -S "$repo" -B "$dir" -G Ninja "$@" && cmake --build "$dir" -j "$(nproc)"; } >"$dir/build.log" 2>&1; then
+    tail -n 60 "$dir/build.log"
+    echo "build failed in $dir (full log: $dir/build.log)"
+    return 1
+  fi
 }
 
 mpich_args=(-DMPI_CXX_COMPILER=mpicxx.mpich -DMPIEXEC_EXECUTABLE=/usr/bin/mpiexec.mpich)

@@ -75,16 +75,16 @@ std::string json_collective(const PlanFigures& figures, bool alltoall) {
   auto key = [&](const std::string& name) {
     if (!first) out += ",";
     first = false;
-    out += "\"" + json_escape(name) + "\":";
+    out.append("\"").append(json_escape(name)).append("\":");  // append: GCC 12 misreads "..." + string
   };
   for (const AlgorithmFigures& algorithm : figures.algorithms) {
     key(algorithm.name);
     const std::optional<Figures>& f = alltoall ? algorithm.alltoall : algorithm.allgather;
     if (!f) {
-      out += "{\"error\":\"" + json_escape(algorithm.error) + "\"}";
+      out.append("{\"error\":\"").append(json_escape(algorithm.error)).append("\"}");
       continue;
     }
-    out += "{" + json_figures(*f);
+    out.append("{").append(json_figures(*f));
     if (!alltoall && algorithm.name == "combining") {
       out += ",\"volume_000_order\":" + std::to_string(figures.tree_volume_000_order) +
              ",\"volume_best_order\":" + std::to_string(figures.tree_volume_best_order) + ",\"order_000\":[" +
