@@ -7,6 +7,7 @@
 
 #include "allgather_tree.hpp"
 #include "cartcoll/plan.hpp"
+#include "forwarding.hpp"
 #include "mesh_reach.hpp"
 
 namespace cartcoll {
@@ -15,26 +16,8 @@ namespace {
 
 using detail::MeshReach;
 
-// Where slot i's block waits with `moves` moves to go at this process: moves even -> the receive
-// slot (so the last move lands there), odd -> temp.
-BlockRef home(const MeshReach& reach, int t, int d, int i, int moves) {
-  if (moves % 2 != 0) return {Buffer::temp, i};
-  return reach.prefix_back(i, d) ? BlockRef{Buffer::recv, i} : BlockRef{Buffer::temp, t + i};
-}
-
-// Adds one round of a phase, or, where the peer is the process itself (a periodic dimension the
-// coordinate wraps around), the equivalent local copies.
-void add_round(Phase& phase, int self, int to, int from, Transfer send, Transfer recv) {
-  if (to == self) {
-    for (std::size_t j = 0; j < send.blocks.size() && j < recv.blocks.size(); ++j)
-      phase.copies.push_back({send.blocks[j], recv.blocks[j]});
-    return;
-  }
-  if (send.blocks.empty() && recv.blocks.empty()) return;
-  send.peer = send.blocks.empty() ? no_peer : to;
-  recv.peer = recv.blocks.empty() ? no_peer : from;
-  phase.rounds.push_back({std::move(send), std::move(recv)});
-}
+using detail::add_round;
+using detail::home;
 
 Schedule combining_alltoall(const Grid& grid, const Offsets& offsets, std::span<const int> coords) {
   const int t = offsets.count(), d = grid.ndims(), self = grid.rank_of(coords);

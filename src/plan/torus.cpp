@@ -14,6 +14,7 @@
 
 #include "allgather_tree.hpp"
 #include "cartcoll/plan.hpp"
+#include "forwarding.hpp"
 #include "mesh_reach.hpp"
 
 namespace cartcoll {
@@ -62,27 +63,8 @@ bool ends_in_range(const MeshReach& reach, int dim, int behind, int ahead) {
   return reach.in_range(dim, -static_cast<long long>(behind)) && reach.in_range(dim, ahead);
 }
 
-// Where slot i's block waits with `hops` hops to go at this process: even -> the receive slot (so
-// the last hop lands there), or temp t + i where this process's own source for slot i is missing,
-// since that receive block must stay untouched; odd -> temp slot i.
-BlockRef home(const MeshReach& reach, int t, int d, int i, int hops) {
-  if (hops % 2 != 0) return {Buffer::temp, i};
-  return reach.prefix_back(i, d) ? BlockRef{Buffer::recv, i} : BlockRef{Buffer::temp, t + i};
-}
-
-// Adds the step's round, or, where the peer is the process itself (a periodic dimension of size
-// 1), the equivalent local copies.
-void add_round(Phase& phase, int self, int to, int from, Transfer send, Transfer recv) {
-  if (to == self) {
-    for (std::size_t j = 0; j < send.blocks.size() && j < recv.blocks.size(); ++j)
-      phase.copies.push_back({send.blocks[j], recv.blocks[j]});
-    return;
-  }
-  if (send.blocks.empty() && recv.blocks.empty()) return;
-  send.peer = send.blocks.empty() ? no_peer : to;
-  recv.peer = recv.blocks.empty() ? no_peer : from;
-  phase.rounds.push_back({std::move(send), std::move(recv)});
-}
+using detail::add_round;
+using detail::home;
 
 void add_step_round(Phase& phase, const Grid& grid, std::span<const int> coords, const Step& step, Transfer send,
                     Transfer recv) {
