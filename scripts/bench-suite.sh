@@ -1,0 +1,296 @@
+#!/usr/bin/env bash
+# Runs the papers' benchmark grid (000 section 4, 002 sections 4 and 6) as far as this machine
+# allows, for three transports (Open MPI shared memory, Open MPI over TCP loopback, MPICH), and
+# writes results.csv, setup.csv, the figures (bench/plot.py) and docs/results.md.
+#
+#   bash scripts/bench-suite.sh [--quick | --full] [--procs N] [--out DIR] [--reps N] [--step-timeout S]
+#
+#   --quick   27 ranks, Moore 3 1 and box 3 3 -1, sizes 1,10,100, alltoall and allgather, 50 reps,
+#             Open MPI over TCP and shared memory only (a few minutes)
+#   --full    also the neighborhoods that are slow on a small machine (box d=5 n=5, Moore with more
+#             than 700 neighbors, shales 3 3 7)
+#   --procs N run every step on N processes (default: 16 for d=2 and d=4, 27 for d=3, 32 for d=5;
+#             on a machine with enough cores pass its core count to run unoversubscribed)
+#   --out DIR results directory (default bench/results/<date>)
+#   --no-docs do not rewrite docs/results.md
+#   --list    print the steps and exit
+# Steps the benchmark program cannot run (an option it lacks, an implementation it does not have, a
+# crash or a timeout) are retried once with the core implementations, then recorded as skipped.
+# See docs/benchmarking.md.
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+mode=default
+procs=""
+out=""
+reps_override=""
+step_timeout=900
+write_docs=1
+list_only=0
+while (($#)); do
+  case $1 in
+    --quick) mode=quick ;;
+    --full) mode=full ;;
+    --procs) procs=$2; shift ;;
+    --out) out=$2; shift ;;
+    --reps) reps_override=$2; shift ;;
+    --step-timeout) step_timeout=$2; shift ;;
+    --no-docs) write_docs=0 ;;
+    --list) list_only=1 ;;
+    -h|--help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench-suite.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+python=/usr/bin/python3
+[ -x "$python" ] || python=python3   # Debian's interpreter has python3-matplotlib
+
+transports=(openmpi-shm openmpi-tcp mpich)
+[ "$mode" = quick ] && transports=(openmpi-shm openmpi-tcp)
+
+# ---------------------------------------------------------------------------------------------- launchers
+# launcher <transport> <procs>: sets the array `launcher` to the command that starts <procs> ranks.
+launcher() {
+  case $1 in
+    openmpi-shm) launcher=(mpirun.openmpi -n "$2" --bind-to none --mca pml ob1) ;;
+    openmpi-tcp) launcher=(mpirun.openmpi -n "$2" --bind-to none --mca pml ob1 --mca btl tcp,self) ;;
+    mpich) launcher=(env "LD_PRELOAD=$ucx_yield" mpiexec.mpich -n "$2" -bind-to none) ;;
+  esac
+}
+declare -A transport_label=([openmpi-shm]=sm [openmpi-tcp]=tcp-loopback [mpich]=ch4-ucx)
+declare -A binary_of=([openmpi-shm]=openmpi [openmpi-tcp]=openmpi [mpich]=mpich)
+
+# ---------------------------------------------------------------------------------------------- the grid
+impls_full=cart-trivial,cart-combining,cart-torus,cart-auto,cart-auto-persistent,mpi-neighbor,mpi-neighbor-persistent,ideal
+impls_quick=cart-trivial,cart-combining,cart-auto,cart-auto-persistent,mpi-neighbor,ideal
+impls_target=cart-trivial,cart-combining,cart-auto,mpi-neighbor,ideal
+impls_core=cart-trivial,cart-combining,cart-auto,mpi-neighbor
+max_t=700
+[ "$mode" = full ] && max_t=1000000
+
+procs_for() {  # <d>
+  if [ -n "$procs" ]; then echo "$procs"; return; fi
+  case $1 in 2) echo 16 ;; 3) echo 27 ;; 4) echo 16 ;; *) echo 32 ;; esac
+}
+reps_for() {  # <offsets>: fewer repetitions for big neighborhoods, so that a step takes minutes
+  if [ -n "$reps_override" ]; then echo "$reps_override"; return; fi
+  [ "$mode" = quick ] && { echo 50; return; }
+  local t=$1 r=$((3000 / ($1 > 0 ? $1 : 1)))
+  ((r > 100)) && r=100
+  ((r < 20)) && r=20
+  echo "$r"
+}
+pow() { local b=$1 e=$2 v=1; while ((e-- > 0)); do v=$((v * b)); done; echo $v; }
+
+# A step: "transport|name|d|t|args" (args are cartcoll-bench options; name is what the progress shows).
+steps=()
+add() { steps+=("$1|$2|$3|$4|$5"); }
+for transport in "${transports[@]}"; do
+  if [ "$mode" = quick ]; then
+    for op in alltoall allgather; do
+      add "$transport" "$op moore-3-1" 3 26 "--op $op --moore 3 1 --sizes 1,10,100 --impl $impls_quick"
+      add "$transport" "$op box-3-3--1" 3 27 "--op $op --box 3 3 -1 --sizes 1,10,100 --impl $impls_quick"
+    done
+    add "$transport" "setup moore-3-1" 3 26 "--setup --moore 3 1"
+    continue
+  fi
+  # 000 section 4: box neighborhoods d = 2..5, n = 3..5, f = -1; m = 1, 10, 100 ints.
+  for d in 2 3 4 5; do
+    for n in 3 4 5; do
+      t=$(pow "$n" "$d")
+      ((t > 1100)) && [ "$mode" != full ] && continue   # d=5 n=5 (3125 offsets) only with --full
+      for op in alltoall allgather; do
+        add "$transport" "$op box-$d-$n--1" "$d" "$t" "--op $op --box $d $n -1 --sizes 1,10,100 --impl $impls_full"
+      done
+      add "$transport" "alltoallv box-$d-$n--1 (000)" "$d" "$t" \
+        "--op alltoallv --box $d $n -1 --size-rule 000 --sizes 1,10,100 --impl $impls_full"
+    done
+  done
+  # 002 sections 4 and 6: Moore d = 2..5, r = 1..3, blocks of 4 B .. 2 KiB.
+  for d in 2 3 4 5; do
+    for r in 1 2 3; do
+      t=$(($(pow $((2 * r + 1)) "$d") - 1))
+      ((t > max_t)) && continue
+      for op in alltoall allgather; do
+        add "$transport" "$op moore-$d-$r" "$d" "$t" "--op $op --moore $d $r --sizes 1,16,128,512 --impl $impls_full"
+      done
+    done
+  done
+  # Asymmetric neighborhoods of 002: positive octants and shales.
+  for spec in "octant 3 2:26" "octant 4 2:80" "shales 2 3 7:80" "shales 3 1 3:244" "shales 3 3 7:1396"; do
+    t=${spec#*:}
+    spec=${spec%:*}
+    ((t > max_t)) && continue
+    set -- $spec
+    d=$2
+    for op in alltoall allgather; do
+      add "$transport" "$op ${spec// /-}" "$d" "$t" "--op $op --$spec --sizes 1,16,128,512 --impl $impls_full"
+    done
+  done
+  # The MPI Cartesian neighborhood (2d von Neumann), where mpi-cart-neighbor applies.
+  add "$transport" "alltoall von-neumann-3-1" 3 6 \
+    "--op alltoall --von-neumann 3 1 --sizes 1,16,128,512 --impl $impls_full,mpi-cart-neighbor"
+  # 002 Figure 3: alltoallw with block i of m^(d - |C_i|) elements.
+  add "$transport" "alltoallw moore-3-1 (002)" 3 26 \
+    "--op alltoallw --moore 3 1 --size-rule 002 --sizes 1,4,16,64 --impl $impls_full"
+  add "$transport" "alltoallw moore-4-1 (002)" 4 80 \
+    "--op alltoallw --moore 4 1 --size-rule 002 --sizes 1,4,16 --impl $impls_full"
+  # The issue's cut-over target: cart-auto against the better of trivial and combining, 1 .. 10^5 ints.
+  if [ "$transport" = openmpi-tcp ]; then
+    for op in alltoall allgather; do
+      add "$transport" "$op moore-3-1 1..10^5" 3 26 \
+        "--op $op --moore 3 1 --sizes 1,10,100,1000,10000,100000 --reps 30 --impl $impls_target"
+    done
+  fi
+  # 002 Table 2: set-up times.
+  for d in 2 3 4 5; do
+    for r in 1 2 3; do
+      t=$(($(pow $((2 * r + 1)) "$d") - 1))
+      ((t > max_t)) && continue
+      add "$transport" "setup moore-$d-$r" "$d" "$t" "--setup --moore $d $r"
+    done
+  done
+done
+
+if [ "$list_only" = 1 ]; then
+  for step in "${steps[@]}"; do
+    IFS='|' read -r transport name d t args <<<"$step"
+    echo "$transport (p=$(procs_for "$d")): $name: cartcoll-bench $args"
+  done
+  echo "${#steps[@]} steps"
+  exit 0
+fi
+
+out=${out:-$repo/bench/results/$(date +%Y-%m-%d)}
+mkdir -p "$out/steps"
+out=$(cd "$out" && pwd)
+install_dependencies
+
+# ---------------------------------------------------------------------------------------------- builds
+declare -A bench_bin
+echo "== building (Release) under build/bench-*"
+build_log=$out/build.log
+: >"$build_log"
+build_bench() {  # <dir> <cmake args...>
+  local dir=$1
+  shift
+  cmake -S "$repo" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCARTCOLL_BUILD_TESTS=OFF "$@" >>"$build_log" 2>&1 &&
+    cmake --build "$dir" -j "$(nproc)" --target cartcoll-bench >>"$build_log" 2>&1
+}
+build_bench "$repo/build/bench-openmpi" || { tail -n 30 "$build_log"; exit 1; }
+bench_bin[openmpi]=$repo/build/bench-openmpi/bench/cartcoll-bench
+ucx_yield=""
+if [[ " ${transports[*]} " == *" mpich "* ]]; then
+  if build_bench "$repo/build/bench-mpich" "${mpich_args[@]}" &&
+     cmake --build "$repo/build/bench-mpich" --target cartcoll_ucx_yield >>"$build_log" 2>&1; then
+    bench_bin[mpich]=$repo/build/bench-mpich/bench/cartcoll-bench
+    ucx_yield=$(find "$repo/build/bench-mpich/tools/ucx_yield" -name 'libcartcoll_ucx_yield.so' | head -n 1)
+  else
+    echo "   MPICH build failed (see $build_log); its steps will be skipped"
+  fi
+fi
+
+# Which optional flags does this version of the program know? (Its usage text names them.)
+help_text=$(timeout 60 "${bench_bin[openmpi]}" --help 2>&1 </dev/null || true)
+knows() { grep -q -- "$1" <<<"$help_text"; }
+
+# ---------------------------------------------------------------------------------------------- run
+results=$out/results.csv
+setup=$out/setup.csv
+skipped=$out/skipped.txt
+: >"$skipped"
+rm -f "$results" "$setup"
+total=${#steps[@]}
+width=${#total}
+echo "== $total steps ($mode), results in $out"
+suite_start=$SECONDS
+append_results() {  # <step csv>: results.csv gets the header once
+  if [ -s "$results" ]; then tail -n +2 "$1" >>"$results"; else cat "$1" >>"$results"; fi
+}
+append_setup() {  # <step csv> <transport>: setup.csv gets a leading transport column
+  if [ ! -s "$setup" ]; then sed -n '1s/^/transport,/p' "$1" >"$setup"; fi
+  tail -n +2 "$1" | sed "s/^/$2,/" >>"$setup"
+}
+index=0
+for step in "${steps[@]}"; do
+  index=$((index + 1))
+  IFS='|' read -r transport name d t args <<<"$step"
+  n=$(procs_for "$d")
+  printf '[%*d/%d] %s %s (p=%d) ... ' "$width" "$index" "$total" "$transport" "$name" "$n"
+  bin=${bench_bin[${binary_of[$transport]}]:-}
+  if [ -z "$bin" ]; then
+    echo "skipped (no build)"
+    echo "$transport $name: no build for this MPI" >>"$skipped"
+    continue
+  fi
+  step_csv=$out/steps/$(printf '%03d' "$index").csv
+  step_log=${step_csv%.csv}.log
+  read -r -a argv <<<"$args"
+  extra=()
+  if [[ $args != --setup* ]]; then
+    reps=$(reps_for "$t")
+    [[ $args == *--reps* ]] && reps=$(sed 's/.*--reps \([0-9]*\).*/\1/' <<<"$args") || extra+=(--reps "$reps")
+    knows --warmup && extra+=(--warmup $((reps / 10 > 5 ? reps / 10 : 5)))
+    knows --transport && extra+=(--transport "${transport_label[$transport]}")
+    knows --pinning && extra+=(--pinning none)
+    knows --type && extra+=(--type int)
+  fi
+  started=$SECONDS
+  launcher "$transport" "$n"
+  status=1
+  for attempt in 1 2; do
+    rm -f "$step_csv"
+    status=0
+    timeout --kill-after=15 "$step_timeout" "${launcher[@]}" "$bin" "${argv[@]}" "${extra[@]}" --csv "$step_csv" \
+      >"$step_log" 2>&1 || status=$?
+    [ "$status" = 0 ] && [ ! -s "$step_csv" ] && status=1   # ran, but wrote nothing
+    [ "$status" = 0 ] && break
+    [ "$status" = 124 ] || [ "$status" = 137 ] && break      # a timeout: a second try would time out too
+    [[ $args == *--impl* ]] || break
+    # Second attempt with the core implementations only (the program may lack some of the others).
+    cp "$step_log" "${step_log%.log}.attempt1.log"
+    for ((i = 1; i < ${#argv[@]}; ++i)); do [ "${argv[i - 1]}" = --impl ] && argv[i]=$impls_core; done
+  done
+  if [ "$status" = 0 ]; then
+    if [[ $args == --setup* ]]; then append_setup "$step_csv" "$transport"; else append_results "$step_csv"; fi
+    note=""
+    [ "$attempt" = 2 ] && note=", core implementations only"
+    echo "ok ($((SECONDS - started)) s$note)"
+    [ "$attempt" = 2 ] && echo "$transport $name: ran with $impls_core only" >>"$skipped"
+  else
+    why=$(grep -v '^\s*$' "$step_log" | grep -iv 'mpi_abort\|^-----\|errorcode\|NOTE:\|exactly when\|You may or may\|abort' |
+          head -n 1 | cut -c1-100 || true)
+    if [ "$status" = 124 ] || [ "$status" = 137 ]; then why="timed out after $step_timeout s"; fi
+    echo "skipped (exit $status: ${why:-see $step_log})"
+    echo "$transport $name: exit $status${why:+ ($why)}" >>"$skipped"
+  fi
+done
+echo "== steps done in $((SECONDS - suite_start)) s; $(wc -l <"$skipped") skipped or reduced (see $skipped)"
+
+# ---------------------------------------------------------------------------------------------- report
+machine=$out/machine.md
+{
+  echo "| | |"
+  echo "|---|---|"
+  echo "| CPU | $(lscpu | sed -n 's/^Model name:\s*//p' | head -n 1), $(nproc) cores available |"
+  echo "| memory | $(free -h | awk '/^Mem:/ {print $2}') |"
+  echo "| OS | $(. /etc/os-release && echo "$PRETTY_NAME"), Linux $(uname -r) |"
+  echo "| compiler | $(g++ --version | head -n 1) |"
+  echo "| Open MPI | $(ompi_info --version 2>/dev/null | head -n 1) |"
+  echo "| MPICH | $(mpichversion 2>/dev/null | sed -n 's/^MPICH Version:\s*//p') ($(mpichversion 2>/dev/null | sed -n 's/^MPICH Device:\s*//p')) |"
+  echo "| cartcoll | $(git -C "$repo" rev-parse --short HEAD 2>/dev/null) ($(git -C "$repo" log -1 --format=%cs 2>/dev/null)) |"
+  echo "| suite | \`scripts/bench-suite.sh\` $mode, run $(date '+%Y-%m-%d %H:%M'), $((SECONDS - suite_start)) s |"
+  echo "| results | \`${out#"$repo"/}\` (results.csv, setup.csv, PNGs, per-step logs) |"
+} >"$machine"
+plot_args=(--out "$out" --machine "$machine" --skipped "$skipped"
+           --title "Benchmark results ($(date +%Y-%m-%d), $mode suite)")
+[ "$write_docs" = 1 ] && plot_args+=(--results-md "$repo/docs/results.md")
+inputs=()
+[ -s "$results" ] && inputs+=("$results")
+[ -s "$setup" ] && inputs+=("$setup")
+if ((${#inputs[@]} == 0)); then
+  echo "no results (every step was skipped)"
+  exit 1
+fi
+"$python" "$repo/bench/plot.py" "${inputs[@]}" "${plot_args[@]}"
+echo
+sed -n '/^## Targets/,/^## Results/p' "$out/tables.md" | sed '$d'
