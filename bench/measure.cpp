@@ -1,0 +1,72 @@
+#include "measure.hpp"
+
+#include <algorithm>
+
+#include "traffic_count.hpp"
+
+namespace bench {
+namespace {
+
+// Linear interpolation between closest ranks, on sorted values.
+double quantile(const std::vector<double>& sorted, double q) {
+  const double position = q * static_cast<double>(sorted.size() - 1);
+  const auto below = static_cast<std::size_t>(position);
+  const std::size_t above = std::min(below + 1, sorted.size() - 1);
+  const double fraction = position - static_cast<double>(below);
+  return sorted[below] + fraction * (sorted[above] - sorted[below]);
+}
+
+double max_over_ranks(double value) {
+  MPI_Allreduce(MPI_IN_PLACE, &value, 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  return value;
+}
+
+}  // namespace
+
+std::vector<std::vector<double>> time_interleaved(const std::vector<Run>& runs, int reps, int warmup) {
+  std::vector<std::vector<double>> times(runs.size());
+  for (int rep = -warmup; rep < reps; ++rep)
+    for (std::size_t k = 0; k < runs.size(); ++k) {
+      MPI_Barrier(MPI_COMM_WORLD);
+      const double start = MPI_Wtime();
+      runs[k]();
+      const double elapsed = max_over_ranks(MPI_Wtime() - start);
+      if (rep >= 0) times[k].push_back(elapsed);
+    }
+  return times;
+}
+
+double median_of(std::vector<double> values) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+Summary summarize(std::vector<double> times) {
+  Summary summary;
+  summary.total = static_cast<int>(times.size());
+  if (times.empty()) return summary;
+  std::sort(times.begin(), times.end());
+  const double q1 = quantile(times, 0.25), q3 = quantile(times, 0.75), iqr = q3 - q1;
+  std::vector<double> kept;
+  for (double t : times)
+    if (t >= q1 - 3 * iqr && t <= q3 + 3 * iqr) kept.push_back(t);
+  summary.kept = static_cast<int>(kept.size());
+  summary.median = median_of(kept);
+  summary.min = kept.front();
+  summary.max = kept.back();
+  return summary;
+}
+
+Traffic count_traffic(const Run& run) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  traffic::reset();
+  run();
+  const traffic::Count count = traffic::read();
+  long long values[2] = {count.messages, count.bytes};
+  MPI_Allreduce(MPI_IN_PLACE, values, 2, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
+  return {values[0], values[1]};
+}
+
+}  // namespace bench

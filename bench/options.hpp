@@ -1,0 +1,37 @@
+#pragma once
+// Command line of cartcoll-bench.
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+namespace bench {
+
+enum class SizeRule { uniform, rule000, rule002 };
+
+struct Options {
+  std::string op = "alltoall";  // alltoall(v,w), allgather(v,w)
+  int d = 3;
+  std::vector<int> offsets;      // flat, t * d
+  std::string neighborhood;      // short label, e.g. moore-3-1
+  int radius = 1;                // the Moore radius in --setup mode
+  std::vector<int> sizes = {1, 10, 100};
+  std::string type_name = "int";
+  MPI_Datatype type = MPI_INT;
+  SizeRule rule = SizeRule::uniform;
+  std::vector<std::string> impls;
+  int reps = 200, warmup = 20;
+  bool reps_given = false;
+  std::string csv;
+  std::string transport = "default";
+  std::string pinning = "none";
+  bool setup = false, setup_grid = false;
+};
+
+// Parses argv; prints usage and aborts on an error. Default implementations: all of them.
+Options parse_options(int argc, char** argv);
+
+std::string rule_name(SizeRule rule);
+const std::vector<std::string>& all_implementations();
+
+}  // namespace bench
