@@ -191,13 +191,14 @@ def draw_figure(key, rows, out_dir, cap, impls_filter):
     panel_width = max(4.2, 0.32 * len(impls) * sizes_max + 1.2)
     height = 3.9 * nrows + 0.8
     fig, axes = plt.subplots(nrows, ncols, figsize=(panel_width * ncols, height), squeeze=False)
+    # One y scale for the whole figure, so that panels compare at a glance.
+    ratios = [r["ratio_to_mpi_neighbor"] for k in panel_keys for r in panels[k] if r["ratio_to_mpi_neighbor"]]
+    top = min(max(ratios + [1.0]) * 1.12, cap)
     for index, pkey in enumerate(panel_keys):
         ax = axes[index // ncols][index % ncols]
         prow = panels[pkey]
         sizes = sorted({r["block_elements"] for r in prow})
         by = {(r["impl"], r["block_elements"]): r for r in prow}
-        ratios = [r["ratio_to_mpi_neighbor"] for r in prow if r["ratio_to_mpi_neighbor"] is not None]
-        top = min(max(ratios + [1.0]) * 1.12, cap) if ratios else 1.5
         ylim = top * 1.45  # headroom for the printed times
         width = 0.84 / len(impls)
         for i, impl in enumerate(impls):
