@@ -10,4 +10,5 @@ echo
 for procs in 4 9; do mpirun -n "$procs" "$bin/examples/cartcoll-stencil9"; done
 echo
 echo "Timing, 27 processes on $(nproc) cores (oversubscribed), Open MPI over TCP loopback:"
-mpirun -n 27 --mca btl tcp,self "$bin/bench/cartcoll-bench" --op alltoall --moore 3 1 --sizes 1,10,100 --reps 100
+mpirun -n 27 --mca btl tcp,self "$bin/bench/cartcoll-bench" --op alltoall --moore 3 1 --sizes 1,10,100 --reps 100 \
+  --impl cart-trivial,cart-combining,cart-torus,cart-auto,cart-auto-persistent,mpi-neighbor
