@@ -70,7 +70,7 @@ class AllgatherPlanner {
   Schedule plan() {
     Schedule schedule{Collective::allgather, t_, std::vector<Phase>(static_cast<std::size_t>(d_))};
     for (int level = 0; level < d_; ++level) plan_level(level, schedule.phases[static_cast<std::size_t>(level)]);
-    add_leaf_copies(schedule.phases.back());
+    detail::add_leaf_copies(schedule.phases.back(), tree_, reach_, d_);
     return schedule;
   }
 
@@ -125,17 +125,6 @@ class AllgatherPlanner {
       }
       add_round(phase, self_, detail::neighbor_along(grid_, coords_, dim, c),
                 detail::neighbor_along(grid_, coords_, dim, -c), std::move(send), std::move(recv));
-    }
-  }
-
-  // Repeated offsets share a leaf: its block is copied to the other slots; the zero offset's leaf
-  // is the send block itself.
-  void add_leaf_copies(Phase& last) const {
-    for (const auto& leaf : tree_.levels.back()) {
-      if (!leaf.zero_chain && !reach_.prefix_back(leaf.representative, d_)) continue;
-      const BlockRef from = leaf.zero_chain ? BlockRef{Buffer::send, 0} : BlockRef{Buffer::recv, leaf.representative};
-      for (int m : leaf.members)
-        if (leaf.zero_chain || m != leaf.representative) last.copies.push_back({from, {Buffer::recv, m}});
     }
   }
 

@@ -1,6 +1,7 @@
 #pragma once
 // What the forwarding planners (combining, torus) share: where a block in transit waits, and how a
 // round becomes a Round or, when it would go to the process itself, local copies.
+#include "allgather_tree.hpp"
 #include "cartcoll/schedule.hpp"
 #include "mesh_reach.hpp"
 
@@ -27,6 +28,17 @@ inline void add_round(Phase& phase, int self, int to, int from, Transfer send, T
   send.peer = send.blocks.empty() ? no_peer : to;
   recv.peer = recv.blocks.empty() ? no_peer : from;
   phase.rounds.push_back({std::move(send), std::move(recv)});
+}
+
+// Allgather's last step: repeated offsets share a leaf, whose block is copied to the other slots;
+// the zero offset's leaf is the send block itself. Only where this process's source exists.
+inline void add_leaf_copies(Phase& last, const AllgatherTree& tree, const MeshReach& reach, int d) {
+  for (const TreeNode& leaf : tree.levels.back()) {
+    if (!leaf.zero_chain && !reach.prefix_back(leaf.representative, d)) continue;
+    const BlockRef from = leaf.zero_chain ? BlockRef{Buffer::send, 0} : BlockRef{Buffer::recv, leaf.representative};
+    for (int m : leaf.members)
+      if (leaf.zero_chain || m != leaf.representative) last.copies.push_back({from, {Buffer::recv, m}});
+  }
 }
 
 }  // namespace cartcoll::detail

@@ -179,7 +179,7 @@ class TorusAllgather {
       if (s == 0 || steps[s].level != steps[s - 1].level) edges = edges_of(steps[s].level);
       plan_step(steps[s], edges, schedule.phases[s]);
     }
-    add_leaf_copies(schedule.phases.back());
+    detail::add_leaf_copies(schedule.phases.back(), tree_, reach_, d_);
     return schedule;
   }
 
@@ -223,17 +223,6 @@ class TorusAllgather {
         recv.blocks.push_back(home(reach_, t_, d_, slot, left - 1));
     }
     add_step_round(phase, grid_, coords_, step, std::move(send), std::move(recv));
-  }
-
-  // Repeated offsets share a leaf: its block is copied to the other slots; the zero offset's leaf
-  // is the send block itself.
-  void add_leaf_copies(Phase& last) const {
-    for (const auto& leaf : tree_.levels.back()) {
-      if (!leaf.zero_chain && !reach_.prefix_back(leaf.representative, d_)) continue;
-      const BlockRef from = leaf.zero_chain ? BlockRef{Buffer::send, 0} : BlockRef{Buffer::recv, leaf.representative};
-      for (int m : leaf.members)
-        if (leaf.zero_chain || m != leaf.representative) last.copies.push_back({from, {Buffer::recv, m}});
-    }
   }
 
   const Grid& grid_;
