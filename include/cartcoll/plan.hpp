@@ -16,7 +16,8 @@ enum class Algorithm : std::uint8_t { trivial, combining, torus, automatic };
 std::optional<Algorithm> parse_algorithm(std::string_view name);
 std::string_view algorithm_name(Algorithm algorithm);
 
-// `automatic` resolves to a concrete algorithm here.
+// Choosing needs block sizes and a cost model (cost.hpp), which the MPI layer applies per call before
+// planning; `automatic` reaching this function plans `trivial`.
 Schedule plan(Algorithm algorithm, const Grid& grid, const Offsets& offsets, Collective collective,
               std::span<const int> coords);
 

@@ -27,7 +27,7 @@ Schedule plan(Algorithm algorithm, const Grid& grid, const Offsets& offsets, Col
     case Algorithm::combining: return plan_combining(grid, offsets, collective, coords);
     case Algorithm::torus: return plan_torus(grid, offsets, collective, coords);
     case Algorithm::trivial:
-    case Algorithm::automatic:  // selection by a cost model is not there yet: the safe choice
+    case Algorithm::automatic:  // resolved by the MPI layer's cost model before planning; see plan.hpp
       return plan_trivial(grid, offsets, collective, coords);
   }
   return plan_trivial(grid, offsets, collective, coords);
