@@ -95,13 +95,7 @@ class AllgatherPlanner {
     if (node.zero_chain) return {Buffer::send, 0};
     return home(reach_, t_, d_, node.representative, moves_from(node, level));
   }
-  // Some target in the subtree exists, seen `level` visited dimensions ahead of this process.
-  bool any_target(const detail::TreeNode& node, int level) const {
-    if (reach_.all_periodic()) return true;
-    for (int m : node.members)
-      if (reach_.suffix_ahead(m, level)) return true;
-    return false;
-  }
+  bool any_target(const detail::TreeNode& node, int level) const { return detail::any_target(reach_, node, level); }
 
   void plan_level(int level, Phase& phase) {
     const int dim = tree_.order[static_cast<std::size_t>(level)];

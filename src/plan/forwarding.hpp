@@ -30,6 +30,15 @@ inline void add_round(Phase& phase, int self, int to, int from, Transfer send, T
   phase.rounds.push_back({std::move(send), std::move(recv)});
 }
 
+// Some target in the subtree of `node` exists, seen `level` visited dimensions ahead of this
+// process: only then does the node's block need to travel on.
+inline bool any_target(const MeshReach& reach, const TreeNode& node, int level) {
+  if (reach.all_periodic()) return true;
+  for (int m : node.members)
+    if (reach.suffix_ahead(m, level)) return true;
+  return false;
+}
+
 // Allgather's last step: repeated offsets share a leaf, whose block is copied to the other slots;
 // the zero offset's leaf is the send block itself. Only where this process's source exists.
 inline void add_leaf_copies(Phase& last, const AllgatherTree& tree, const MeshReach& reach, int d) {

@@ -191,12 +191,7 @@ class TorusAllgather {
     if (node.zero_chain) return {Buffer::send, 0};
     return home(reach_, t_, d_, node.representative, hops_from(node, level));
   }
-  bool any_target(const detail::TreeNode& node, int level) const {
-    if (reach_.all_periodic()) return true;
-    for (int m : node.members)
-      if (reach_.suffix_ahead(m, level)) return true;
-    return false;
-  }
+  bool any_target(const detail::TreeNode& node, int level) const { return detail::any_target(reach_, node, level); }
 
   std::vector<Edge> edges_of(int level) const {
     std::vector<Edge> edges;
