@@ -72,8 +72,8 @@ class CartComm {
   std::vector<int> targets() const;  // target i = this + offset i
   std::optional<std::vector<int>> weights() const;  // nullopt if created unweighted
 
-  // The algorithm a call with this layout runs (what `auto` resolves to). Collective the first time
-  // `auto` needs the communicator's cost model, which it then calibrates.
+  // The algorithm a call with this layout runs (what `auto` resolves to). Collective whenever `auto`
+  // meets a new size class: it then times the candidates on scratch buffers (see docs/design.md).
   Algorithm choose_algorithm(const Layout& layout) const;
 
   void exchange(const Layout& layout) const;

@@ -68,12 +68,12 @@ void require_neighbor_count(const Layout& layout, int t) {
 
 Algorithm CartComm::choose_algorithm(const Layout& layout) const {
   require_neighbor_count(layout, neighbor_count());
-  return detail::resolve_algorithm(*state_, comm_, state_->algorithm, layout);
+  return detail::resolve_algorithm(*state_, comm_, state_->algorithm, layout, detail::CallKind::once);
 }
 
 void CartComm::exchange(const Layout& layout) const {
   require_neighbor_count(layout, neighbor_count());
-  const Algorithm algorithm = detail::resolve_algorithm(*state_, comm_, state_->algorithm, layout);
+  const Algorithm algorithm = detail::resolve_algorithm(*state_, comm_, state_->algorithm, layout, detail::CallKind::once);
   const auto schedule = state_->schedule(layout.collective, algorithm);
   detail::Execution execution(*schedule, layout, state_->library_comm(comm_), state_->next_tag(),
                               detail::Execution::Mode::once);
@@ -83,7 +83,7 @@ void CartComm::exchange(const Layout& layout) const {
 
 Request CartComm::iexchange(const Layout& layout) const {
   require_neighbor_count(layout, neighbor_count());
-  const Algorithm algorithm = detail::resolve_algorithm(*state_, comm_, state_->algorithm, layout);
+  const Algorithm algorithm = detail::resolve_algorithm(*state_, comm_, state_->algorithm, layout, detail::CallKind::once);
   const auto schedule = state_->schedule(layout.collective, algorithm);
   auto operation = std::make_unique<detail::Operation>(comm_, *schedule, layout, state_->library_comm(comm_),
                                                        state_->next_tag(), false);
@@ -124,7 +124,7 @@ Request CartComm::exchange_init(const std::function<Layout()>& make_layout, cons
     local_error = error;
   }
   agree_on_init(library_comm, local_error, algorithm);
-  algorithm = detail::resolve_algorithm(*state_, comm_, algorithm, *layout);
+  algorithm = detail::resolve_algorithm(*state_, comm_, algorithm, *layout, detail::CallKind::persistent);
   const auto schedule = state_->schedule(layout->collective, algorithm);
   return Request(std::make_unique<detail::Operation>(comm_, *schedule, *layout, library_comm, state_->next_tag(), true));
 }

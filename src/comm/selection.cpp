@@ -1,12 +1,14 @@
 #include "selection.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <vector>
 
 #include "../exec/mpi_check.hpp"
 #include "cartcoll/cartcoll.hpp"
+#include "trial.hpp"
 
 namespace cartcoll::detail {
 
@@ -58,7 +60,7 @@ CostModel calibrate(MPI_Comm comm, int tag) {
   return model;
 }
 
-CostModel cost_model_for(MPI_Comm comm, int tag) {
+std::optional<CostModel> profile_model(MPI_Comm comm) {
   double values[4] = {0, 0, 0, 0};  // found, latency, per message, per byte: rank 0's file
   int rank = 0;
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
@@ -68,8 +70,8 @@ CostModel cost_model_for(MPI_Comm comm, int tag) {
     if (in >> values[1] >> values[2] >> values[3]) values[0] = 1;
   }
   check(MPI_Bcast(values, 4, MPI_DOUBLE, 0, comm), "MPI_Bcast");
-  if (values[0] != 0) return CostModel{values[1], values[2], values[3]};
-  return calibrate(comm, tag);
+  if (values[0] == 0) return std::nullopt;
+  return CostModel{values[1], values[2], values[3]};
 }
 
 namespace {
@@ -84,24 +86,48 @@ std::vector<std::size_t> block_bytes(const Layout& layout) {
   return bytes;
 }
 
-}  // namespace
-
-Algorithm resolve_algorithm(NeighborhoodState& state, MPI_Comm user_comm, Algorithm requested, const Layout& layout) {
-  if (requested != Algorithm::automatic) return requested;
-  const MPI_Comm library = state.library_comm(user_comm);
-  if (!state.cost_model) state.cost_model = cost_model_for(library, state.next_tag());
+Algorithm cheapest_by_model(NeighborhoodState& state, const CostModel& model, const Layout& layout) {
   const auto bytes = block_bytes(layout);
   Algorithm best = candidate_algorithms[0];
   double best_seconds = 0;
   for (Algorithm candidate : candidate_algorithms) {
-    const double seconds =
-        predicted_seconds(state.figures(layout.collective, candidate), *state.cost_model, bytes, layout.collective);
+    const double seconds = predicted_seconds(state.figures(layout.collective, candidate), model, bytes, layout.collective);
     if (candidate == candidate_algorithms[0] || seconds < best_seconds) {
       best = candidate;
       best_seconds = seconds;
     }
   }
   return best;
+}
+
+// Half an octave of the bytes a process receives per call: fine enough that the crossover between
+// algorithms is found to within about 40 %, coarse enough that a sweep of sizes measures rarely.
+int size_class(const Layout& layout) {
+  std::size_t total = 0;
+  for (std::size_t bytes : block_bytes(layout)) total += bytes;
+  return total == 0 ? -1 : static_cast<int>(std::floor(2 * std::log2(static_cast<double>(total))));
+}
+
+}  // namespace
+
+Algorithm resolve_algorithm(NeighborhoodState& state, MPI_Comm user_comm, Algorithm requested, const Layout& layout,
+                            CallKind kind) {
+  if (requested != Algorithm::automatic) return requested;
+  const MPI_Comm library = state.library_comm(user_comm);
+  AutoChoices& choices = state.auto_choices;
+  if (!choices.profile_read) {
+    choices.profile = profile_model(library);
+    choices.profile_read = true;
+  }
+  if (choices.profile) return cheapest_by_model(state, *choices.profile, layout);
+  const std::tuple key{layout.collective, size_class(layout), kind};
+  if (const auto known = choices.measured.find(key); known != choices.measured.end()) return known->second;
+  if (const auto fastest = fastest_by_trial(state, library, layout, candidate_algorithms, kind)) {
+    choices.measured.emplace(key, *fastest);
+    return *fastest;
+  }
+  if (!choices.calibrated) choices.calibrated = calibrate(library, state.next_tag());
+  return cheapest_by_model(state, *choices.calibrated, layout);
 }
 
 }  // namespace cartcoll::detail

@@ -26,7 +26,7 @@ NeighborhoodState::NeighborhoodState(const NeighborhoodState& other)
       rank(other.rank),
       coords(other.coords),
       tag_ub(other.tag_ub),
-      cost_model(other.cost_model),
+      auto_choices(other.auto_choices),
       schedules_(other.schedules_),
       figures_(other.figures_) {}
 

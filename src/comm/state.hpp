@@ -5,6 +5,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -13,6 +14,17 @@
 #include "cartcoll/topology.hpp"
 
 namespace cartcoll::detail {
+
+// Blocking and nonblocking calls run a schedule once; persistent requests start it many times.
+enum class CallKind { once, persistent };
+
+// What `auto` has learned on this communicator.
+struct AutoChoices {
+  bool profile_read = false;
+  std::optional<CostModel> profile;     // from CARTCOLL_PROFILE: choose by the model, never measure
+  std::optional<CostModel> calibrated;  // for calls too large to measure
+  std::map<std::tuple<Collective, int, CallKind>, Algorithm> measured;  // by family, size class, kind
+};
 
 struct NeighborhoodState {
   Grid grid;
@@ -40,7 +52,7 @@ struct NeighborhoodState {
   // The neighborhood's figures per algorithm, for `auto` (see cost.hpp).
   const Figures& figures(Collective collective, Algorithm algorithm);
 
-  std::optional<CostModel> cost_model;  // calibrated on the first `auto` call
+  AutoChoices auto_choices;
 
  private:
   MPI_Comm library_comm_ = MPI_COMM_NULL;

@@ -11,20 +11,6 @@ namespace {
 
 void* pointer_of(MPI_Aint address) { return reinterpret_cast<void*>(static_cast<std::intptr_t>(address)); }
 
-// The bytes `count` elements of `type` occupy, relative to the block's address.
-std::pair<MPI_Aint, MPI_Aint> footprint(const BlockSpec& block) {
-  if (block.count == 0) return {0, 0};
-  MPI_Aint lb, extent, true_lb, true_extent;
-  check(MPI_Type_get_extent(block.type, &lb, &extent), "MPI_Type_get_extent");
-  check(MPI_Type_get_true_extent(block.type, &true_lb, &true_extent), "MPI_Type_get_true_extent");
-  const MPI_Aint last = extent * (block.count - 1);
-  return {true_lb + std::min<MPI_Aint>(0, last), true_lb + true_extent + std::max<MPI_Aint>(0, last)};
-}
-
-constexpr MPI_Aint temp_alignment = alignof(std::max_align_t);
-
-MPI_Aint align_up(MPI_Aint value) { return (value + temp_alignment - 1) / temp_alignment * temp_alignment; }
-
 }  // namespace
 
 Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Mode mode)
@@ -37,24 +23,9 @@ Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm co
 // Temp slot i holds what receive block i holds, with the same datatype, so that forwarding keeps
 // type signatures intact (000 section 3.1, 002 Algorithm 1).
 void Execution::layout_temp(int slots) {
-  const auto like = [this](int slot) -> const BlockSpec& {
-    return layout_->recv[static_cast<std::size_t>(slot) % layout_->recv.size()];
-  };
-  std::vector<std::pair<MPI_Aint, MPI_Aint>> spans;
-  MPI_Aint total = 0;
-  for (int slot = 0; slot < slots; ++slot) {
-    spans.push_back(footprint(like(slot)));
-    total += align_up(spans.back().second - spans.back().first);
-  }
-  temp_.reset(new std::max_align_t[static_cast<std::size_t>(total / temp_alignment) + 1]);
-  MPI_Aint cursor = 0;
-  check(MPI_Get_address(temp_.get(), &cursor), "MPI_Get_address");
-  for (int slot = 0; slot < slots; ++slot) {
-    const BlockSpec& block = like(slot);
-    const auto& span = spans[static_cast<std::size_t>(slot)];
-    temp_blocks_.push_back({MPI_Aint_add(cursor, -span.first), block.count, block.type});
-    cursor = MPI_Aint_add(cursor, align_up(span.second - span.first));
-  }
+  std::vector<BlockSpec> like;
+  for (int slot = 0; slot < slots; ++slot) like.push_back(layout_->recv[static_cast<std::size_t>(slot) % layout_->recv.size()]);
+  temp_ = BlockArena(like);
 }
 
 BlockSpec Execution::resolve(BlockRef ref) const {
@@ -62,7 +33,9 @@ BlockSpec Execution::resolve(BlockRef ref) const {
   switch (ref.buffer) {
     case Buffer::send: return layout_->send.at(index);
     case Buffer::recv: return layout_->recv.at(index);
-    case Buffer::temp: return temp_blocks_.at(index);
+    case Buffer::temp:
+      if (index >= temp_.blocks().size()) break;
+      return temp_.blocks()[index];
   }
   throw Error(Errc::arg, "bad buffer in schedule");
 }

@@ -9,6 +9,7 @@
 
 #include "cartcoll/layout.hpp"
 #include "cartcoll/schedule.hpp"
+#include "block_arena.hpp"
 #include "mpi_handles.hpp"
 
 namespace cartcoll::detail {
@@ -56,8 +57,7 @@ class Execution {
   Mode mode_;
   std::vector<LoweredPhase> phases_;
   std::vector<Datatype> owned_types_;
-  std::unique_ptr<std::max_align_t[]> temp_;
-  std::vector<BlockSpec> temp_blocks_;
+  BlockArena temp_;
   std::vector<std::byte> pack_scratch_;
   std::size_t current_ = 0;
   bool active_ = false;

@@ -1,13 +1,16 @@
-// `auto`: the choice follows the cost model (here from a CARTCOLL_PROFILE file), is the same on
-// every process, and runs correctly.
+// `auto`: without a profile the candidates are measured once per size class on scratch buffers;
+// with one (CARTCOLL_PROFILE) the choice follows the cost model. Either way it is the same on every
+// process and runs correctly.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
 
 #include "../support/cart_fixture.hpp"
+#include "../support/traffic_census.hpp"
 #include "cartcoll/cartcoll.hpp"
 
 using namespace support;
@@ -39,15 +42,18 @@ void use_profile(const std::string& line) {
   setenv("CARTCOLL_PROFILE", file.c_str(), 1);
 }
 
-cartcoll::Algorithm choice(const cartcoll::CartComm& cart, int ints, bool gather) {
-  std::vector<int> send(26 * static_cast<std::size_t>(ints)), recv(send.size());
-  const auto layout = gather ? cartcoll::layout::allgather(26, send.data(), ints, MPI_INT, recv.data(), ints, MPI_INT)
-                             : cartcoll::layout::alltoall(26, send.data(), ints, MPI_INT, recv.data(), ints, MPI_INT);
+cartcoll::Algorithm choice_of(const cartcoll::CartComm& cart, const cartcoll::Layout& layout) {
   const cartcoll::Algorithm chosen = cart.choose_algorithm(layout);
   int mine[2] = {static_cast<int>(chosen), -static_cast<int>(chosen)};
   MPI_Allreduce(MPI_IN_PLACE, mine, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   EXPECT_EQ(mine[0], -mine[1]) << "processes chose differently";
   return chosen;
+}
+
+cartcoll::Algorithm choice(const cartcoll::CartComm& cart, int ints, bool gather) {
+  std::vector<int> send(26 * static_cast<std::size_t>(ints)), recv(send.size());
+  return choice_of(cart, gather ? cartcoll::layout::allgather(26, send.data(), ints, MPI_INT, recv.data(), ints, MPI_INT)
+                                : cartcoll::layout::alltoall(26, send.data(), ints, MPI_INT, recv.data(), ints, MPI_INT));
 }
 
 TEST(Selection, PerMessageCostsFavourCombiningAndBytesFavourTrivial) {
@@ -67,6 +73,57 @@ TEST(Selection, PerMessageCostsFavourCombiningAndBytesFavourTrivial) {
     for (int i = 0; i < 26; ++i) EXPECT_EQ(recv[static_cast<std::size_t>(i)], 100 * sources[static_cast<std::size_t>(i)] + i);
   }
   unsetenv("CARTCOLL_PROFILE");
+}
+
+// Point-to-point messages this process sent while `action` ran.
+template <typename Action>
+long long messages_during(Action action) {
+  census::reset_traffic();
+  action();
+  return census::traffic().messages;
+}
+
+TEST(Selection, MeasuresOncePerSizeClassOnScratchBuffers) {
+  const auto owned = moore_torus();
+  const auto cart = owned.view();
+  std::vector<int> send(26 * 4, 5), recv(send.size(), -1);
+  const auto layout = [&](int ints) {
+    return cartcoll::layout::alltoall(26, send.data(), ints, MPI_INT, recv.data(), ints, MPI_INT);
+  };
+  // One process has only itself as neighbor: nothing to measure.
+  const long long measuring = world_size() > 1 ? 1 : 0;
+  cartcoll::Algorithm first = cartcoll::Algorithm::automatic;
+  EXPECT_GE(messages_during([&] { first = cart.choose_algorithm(layout(1)); }), measuring) << "the first call measures";
+  EXPECT_NE(first, cartcoll::Algorithm::automatic);
+  EXPECT_EQ(std::count(recv.begin(), recv.end(), -1), static_cast<long>(recv.size())) << "measuring wrote to the call's buffers";
+  int mine[2] = {static_cast<int>(first), -static_cast<int>(first)};
+  MPI_Allreduce(MPI_IN_PLACE, mine, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  EXPECT_EQ(mine[0], -mine[1]) << "processes chose differently";
+  cartcoll::Algorithm again = cartcoll::Algorithm::automatic;
+  EXPECT_EQ(messages_during([&] { again = cart.choose_algorithm(layout(1)); }), 0) << "the size class is cached";
+  EXPECT_EQ(again, first);
+  EXPECT_GE(messages_during([&] { cart.choose_algorithm(layout(4)); }), measuring) << "a new size class measures";
+  // Persistent requests build their datatypes once, so they are measured as they run: separately.
+  {
+    cartcoll::Request request;
+    EXPECT_GE(messages_during([&] { request = cart.exchange_init(layout(1)); }), measuring)
+        << "persistent calls are a size class of their own";
+  }
+  // The measured choice runs correctly.
+  for (int i = 0; i < 26; ++i) send[static_cast<std::size_t>(i)] = 100 * cart.rank() + i;
+  cartcoll::alltoall<int>(cart, std::span(send).first(26), std::span(recv).first(26));
+  const auto sources = cart.sources();
+  for (int i = 0; i < 26; ++i) EXPECT_EQ(recv[static_cast<std::size_t>(i)], 100 * sources[static_cast<std::size_t>(i)] + i);
+}
+
+TEST(Selection, CallsTooLargeToMeasureFallBackToTheCalibratedModel) {
+  const auto owned = moore_torus();
+  const auto cart = owned.view();
+  // 26 blocks of 4 MiB each way: beyond the scratch budget. The layout is never executed, so the
+  // addresses need not be backed by memory of that size.
+  int send = 0, recv = 0;
+  const auto huge = cartcoll::layout::alltoall(26, &send, 1 << 20, MPI_INT, &recv, 1 << 20, MPI_INT);
+  EXPECT_EQ(choice_of(cart, huge), cartcoll::Algorithm::trivial) << "combining would send about twice the bytes";
 }
 
 TEST(Selection, ForcedAlgorithmsAreNotSecondGuessed) {
