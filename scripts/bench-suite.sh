@@ -4,6 +4,7 @@
 # writes results.csv, setup.csv, the figures (bench/plot.py) and docs/results.md.
 #
 #   bash scripts/bench-suite.sh [--quick | --full] [--procs N] [--out DIR] [--reps N] [--step-timeout S]
+#                               [--transports LIST] [--budget S]
 #
 #   --quick   27 ranks, Moore 3 1 and box 3 3 -1, sizes 1,10,100, alltoall and allgather, 50 reps,
 #             Open MPI over TCP and shared memory only (a few minutes)
@@ -12,6 +13,10 @@
 #   --procs N run every step on N processes (default: 16 for d=2 and d=4, 27 for d=3, 32 for d=5;
 #             on a machine with enough cores pass its core count to run unoversubscribed)
 #   --out DIR results directory (default bench/results/<date>)
+#   --transports LIST  comma-separated subset of openmpi-tcp,openmpi-shm,mpich (default: all three;
+#             --quick: the two Open MPI ones)
+#   --budget S  start no step after S seconds; the steps left are listed as not run (the issue's
+#             target experiments come first in each transport, so they are never the ones cut)
 #   --no-docs do not rewrite docs/results.md
 #   --list    print the steps and exit
 # Steps the benchmark program cannot run (an option it lacks, an implementation it does not have, a
@@ -24,6 +29,8 @@ procs=""
 out=""
 reps_override=""
 step_timeout=900
+budget=""
+transports_override=""
 write_docs=1
 list_only=0
 while (($#)); do
@@ -34,9 +41,11 @@ while (($#)); do
     --out) out=$2; shift ;;
     --reps) reps_override=$2; shift ;;
     --step-timeout) step_timeout=$2; shift ;;
+    --transports) transports_override=$2; shift ;;
+    --budget) budget=$2; shift ;;
     --no-docs) write_docs=0 ;;
     --list) list_only=1 ;;
-    -h|--help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-suite.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -44,8 +53,14 @@ done
 python=/usr/bin/python3
 [ -x "$python" ] || python=python3   # Debian's interpreter has python3-matplotlib
 
-transports=(openmpi-shm openmpi-tcp mpich)
-[ "$mode" = quick ] && transports=(openmpi-shm openmpi-tcp)
+transports=(openmpi-tcp openmpi-shm mpich)
+[ "$mode" = quick ] && transports=(openmpi-tcp openmpi-shm)
+if [ -n "$transports_override" ]; then
+  IFS=, read -r -a transports <<<"$transports_override"
+  for transport in "${transports[@]}"; do
+    case $transport in openmpi-tcp|openmpi-shm|mpich) ;; *) echo "bench-suite.sh: unknown transport $transport" >&2; exit 2 ;; esac
+  done
+fi
 
 # ---------------------------------------------------------------------------------------------- launchers
 # launcher <transport> <procs>: sets the array `launcher` to the command that starts <procs> ranks.
@@ -93,6 +108,12 @@ for transport in "${transports[@]}"; do
     add "$transport" "setup moore-3-1" 3 26 "--setup --moore 3 1"
     continue
   fi
+  # The issue's targets first (27 ranks, Moore 3 1): cart-auto against the better of trivial and
+  # combining from 1 to 10^5 ints, and the 1-int ratios to mpi-neighbor and ideal.
+  for op in alltoall allgather; do
+    add "$transport" "$op moore-3-1 1..10^5" 3 26 \
+      "--op $op --moore 3 1 --sizes 1,10,100,1000,10000,100000 --reps 30 --impl $impls_target"
+  done
   # 000 section 4: box neighborhoods d = 2..5, n = 3..5, f = -1; m = 1, 10, 100 ints.
   for d in 2 3 4 5; do
     for n in 3 4 5; do
@@ -134,13 +155,6 @@ for transport in "${transports[@]}"; do
     "--op alltoallw --moore 3 1 --size-rule 002 --sizes 1,4,16,64 --impl $impls_full"
   add "$transport" "alltoallw moore-4-1 (002)" 4 80 \
     "--op alltoallw --moore 4 1 --size-rule 002 --sizes 1,4,16 --impl $impls_full"
-  # The issue's cut-over target: cart-auto against the better of trivial and combining, 1 .. 10^5 ints.
-  if [ "$transport" = openmpi-tcp ]; then
-    for op in alltoall allgather; do
-      add "$transport" "$op moore-3-1 1..10^5" 3 26 \
-        "--op $op --moore 3 1 --sizes 1,10,100,1000,10000,100000 --reps 30 --impl $impls_target"
-    done
-  fi
   # 002 Table 2: set-up times.
   for d in 2 3 4 5; do
     for r in 1 2 3; do
@@ -216,6 +230,11 @@ for step in "${steps[@]}"; do
   IFS='|' read -r transport name d t args <<<"$step"
   n=$(procs_for "$d")
   printf '[%*d/%d] %s %s (p=%d) ... ' "$width" "$index" "$total" "$transport" "$name" "$n"
+  if [ -n "$budget" ] && ((SECONDS - suite_start >= budget)); then
+    echo "not run (time budget of $budget s spent)"
+    echo "$transport $name: not run (time budget)" >>"$skipped"
+    continue
+  fi
   bin=${bench_bin[${binary_of[$transport]}]:-}
   if [ -z "$bin" ]; then
     echo "skipped (no build)"
