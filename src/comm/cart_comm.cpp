@@ -76,7 +76,7 @@ void CartComm::exchange(const Layout& layout) const {
   const Algorithm algorithm = detail::resolve_algorithm(*state_, comm_, state_->algorithm, layout, detail::CallKind::once);
   const auto schedule = state_->schedule(layout.collective, algorithm);
   detail::Execution execution(*schedule, layout, state_->library_comm(comm_), state_->next_tag(),
-                              detail::Execution::Mode::once);
+                              detail::Execution::Mode::once, {&state_->type_cache, true});
   execution.start();
   execution.wait();
 }
@@ -86,7 +86,8 @@ Request CartComm::iexchange(const Layout& layout) const {
   const Algorithm algorithm = detail::resolve_algorithm(*state_, comm_, state_->algorithm, layout, detail::CallKind::once);
   const auto schedule = state_->schedule(layout.collective, algorithm);
   auto operation = std::make_unique<detail::Operation>(comm_, *schedule, layout, state_->library_comm(comm_),
-                                                       state_->next_tag(), false);
+                                                       state_->next_tag(), false,
+                                                       detail::Reuse{&state_->type_cache, false});
   operation->execution().start();
   return Request(std::move(operation));
 }

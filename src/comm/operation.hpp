@@ -9,11 +9,11 @@ namespace cartcoll::detail {
 class Operation {
  public:
   Operation(MPI_Comm user_comm, const Schedule& schedule, const Layout& layout, MPI_Comm library_comm, int tag,
-            bool persistent)
+            bool persistent, Reuse reuse = {})
       : user_comm_(user_comm),
         persistent_(persistent),
         execution_(schedule, layout, library_comm, tag,
-                   persistent ? Execution::Mode::persistent : Execution::Mode::once) {}
+                   persistent ? Execution::Mode::persistent : Execution::Mode::once, reuse) {}
 
   MPI_Comm user_comm() const noexcept { return user_comm_; }
   bool persistent() const noexcept { return persistent_; }

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "../exec/type_cache.hpp"
 #include "cartcoll/cost.hpp"
 #include "cartcoll/plan.hpp"
 #include "cartcoll/topology.hpp"
@@ -53,6 +54,9 @@ struct NeighborhoodState {
   const Figures& figures(Collective collective, Algorithm algorithm);
 
   AutoChoices auto_choices;
+  // Struct datatypes shared by calls, and the temp buffer shared by blocking calls (a duplicate
+  // communicator starts with its own, empty).
+  TypeCache type_cache;
 
  private:
   MPI_Comm library_comm_ = MPI_COMM_NULL;

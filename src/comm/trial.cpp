@@ -24,9 +24,9 @@ double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
-// One candidate as the call would run it. A blocking or nonblocking call builds its datatypes
-// every time (they bind the call's addresses), so its runs time that too; a persistent request
-// builds them once, at init, so its runs time start and wait only.
+// One candidate as the call would run it: a blocking call posts its messages afresh each time
+// (with its datatypes from the communicator's cache after the first); a persistent request builds
+// everything once, at init, so its runs time start and wait only.
 class Candidate {
  public:
   Candidate(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, CallKind kind)
@@ -43,7 +43,7 @@ class Candidate {
       persistent_->start();
       persistent_->wait();
     } else {
-      Execution execution(*schedule_, *layout_, comm_, tag_, Execution::Mode::once);
+      Execution execution(*schedule_, *layout_, comm_, tag_, Execution::Mode::once, {&cache_, true});
       execution.start();
       execution.wait();
     }
@@ -56,6 +56,7 @@ class Candidate {
   MPI_Comm comm_;
   int tag_;
   std::unique_ptr<Execution> persistent_;
+  TypeCache cache_;  // as the communicator's cache serves repeated blocking calls
 };
 
 }  // namespace

@@ -13,8 +13,8 @@ void* pointer_of(MPI_Aint address) { return reinterpret_cast<void*>(static_cast<
 
 }  // namespace
 
-Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Mode mode)
-    : layout_(&layout), comm_(comm), tag_(tag), mode_(mode) {
+Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Mode mode, Reuse reuse)
+    : layout_(&layout), comm_(comm), tag_(tag), mode_(mode), reuse_(reuse) {
   if (const int slots = schedule.temp_slots(); slots > 0) layout_temp(slots);
   for (const Phase& phase : schedule.phases) lower_phase(phase);
   layout_ = nullptr;  // everything needed has been copied out; the caller's Layout may go
@@ -25,7 +25,12 @@ Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm co
 void Execution::layout_temp(int slots) {
   std::vector<BlockSpec> like;
   for (int slot = 0; slot < slots; ++slot) like.push_back(layout_->recv[static_cast<std::size_t>(slot) % layout_->recv.size()]);
-  temp_ = BlockArena(like);
+  if (const BlockArena* shared = reuse_.cache && reuse_.temp ? reuse_.cache->temp_like(like) : nullptr) {
+    temp_blocks_ = shared->blocks();
+    return;
+  }
+  own_temp_ = BlockArena(like);
+  temp_blocks_ = own_temp_.blocks();
 }
 
 BlockSpec Execution::resolve(BlockRef ref) const {
@@ -34,8 +39,8 @@ BlockSpec Execution::resolve(BlockRef ref) const {
     case Buffer::send: return layout_->send.at(index);
     case Buffer::recv: return layout_->recv.at(index);
     case Buffer::temp:
-      if (index >= temp_.blocks().size()) break;
-      return temp_.blocks()[index];
+      if (index >= temp_blocks_.size()) break;
+      return temp_blocks_[index];
   }
   throw Error(Errc::arg, "bad buffer in schedule");
 }
@@ -46,22 +51,15 @@ Execution::Message Execution::lower(const Transfer& transfer, bool is_send) {
     const BlockSpec block = resolve(transfer.blocks.front());
     return {pointer_of(block.address), block.count, block.type, transfer.peer, is_send};
   }
-  std::vector<int> counts;
-  std::vector<MPI_Aint> addresses;
-  std::vector<MPI_Datatype> types;
-  for (const BlockRef& ref : transfer.blocks) {
-    const BlockSpec block = resolve(ref);
-    counts.push_back(block.count);
-    addresses.push_back(block.address);
-    types.push_back(block.type);
-  }
-  MPI_Datatype combined = MPI_DATATYPE_NULL;
-  check(MPI_Type_create_struct(static_cast<int>(counts.size()), counts.data(), addresses.data(), types.data(),
-                               &combined),
-        "MPI_Type_create_struct");
-  owned_types_.emplace_back(combined);
-  check(MPI_Type_commit(&combined), "MPI_Type_commit");
-  return {MPI_BOTTOM, 1, combined, transfer.peer, is_send};
+  std::vector<BlockSpec> blocks;
+  for (const BlockRef& ref : transfer.blocks) blocks.push_back(resolve(ref));
+  if (reuse_.cache != nullptr)
+    if (auto shared = reuse_.cache->struct_of(blocks)) {
+      shared_types_.push_back(std::move(shared));
+      return {MPI_BOTTOM, 1, shared_types_.back()->get(), transfer.peer, is_send};
+    }
+  owned_types_.push_back(committed_struct(blocks));
+  return {MPI_BOTTOM, 1, owned_types_.back().get(), transfer.peer, is_send};
 }
 
 void Execution::lower_phase(const Phase& phase) {

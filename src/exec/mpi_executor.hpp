@@ -11,8 +11,16 @@
 #include "cartcoll/schedule.hpp"
 #include "block_arena.hpp"
 #include "mpi_handles.hpp"
+#include "type_cache.hpp"
 
 namespace cartcoll::detail {
+
+// What an execution may take from a TypeCache instead of making its own: struct datatypes (any
+// call), and the temp buffer (only a blocking call: nonblocking ones may overlap).
+struct Reuse {
+  TypeCache* cache = nullptr;
+  bool temp = false;
+};
 
 class Execution {
  public:
@@ -20,7 +28,7 @@ class Execution {
   // here and every start is an MPI_Startall per phase.
   enum class Mode { once, persistent };
 
-  Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Mode mode);
+  Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Mode mode, Reuse reuse = {});
   Execution(const Execution&) = delete;
   Execution& operator=(const Execution&) = delete;
 
@@ -57,7 +65,10 @@ class Execution {
   Mode mode_;
   std::vector<LoweredPhase> phases_;
   std::vector<Datatype> owned_types_;
-  BlockArena temp_;
+  Reuse reuse_;
+  std::vector<std::shared_ptr<const Datatype>> shared_types_;
+  BlockArena own_temp_;
+  std::span<const BlockSpec> temp_blocks_;  // own_temp_'s or the cache's
   std::vector<std::byte> pack_scratch_;
   std::size_t current_ = 0;
   bool active_ = false;

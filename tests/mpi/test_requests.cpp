@@ -2,6 +2,7 @@
 // completed by Cart_test polling; the library's traffic never meets the user's on the communicator.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "../support/cart_fixture.hpp"
@@ -98,6 +99,101 @@ TEST_F(Requests, UserTrafficOnTheCommunicatorIsNotDisturbed) {
   MPI_Wait(&user_send, MPI_STATUS_IGNORE);
   EXPECT_EQ(user_in, 7000 + left);
   for (int i = 0; i < 4; ++i) EXPECT_EQ(recv[static_cast<std::size_t>(i)], 10 * source(offsets_[i]) + i);
+}
+
+// Blocking and nonblocking calls share struct datatypes through a cache on the communicator, keyed
+// by (address, count, predefined type). Changing buffers, reallocating them, and reusing a freed
+// derived datatype's handle for another layout must all still deliver the right data, and the cache
+// must stay bounded.
+class SharedDatatypes : public testing::Test {
+ protected:
+  void SetUp() override {
+    int dims[2] = {0, 0};
+    MPI_Dims_create(world_size(), 2, dims);
+    const int periods[2] = {1, 1};
+    std::vector<int> offsets;
+    for (int a = -1; a <= 1; ++a)
+      for (int b = -1; b <= 1; ++b)
+        if (a || b) offsets.insert(offsets.end(), {a, b});
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "cartcoll_algorithm", "combining");  // messages of several blocks: struct types
+    ASSERT_EQ(Cart_neighborhood_create(MPI_COMM_WORLD, 2, dims, periods, 8, offsets.data(), MPI_UNWEIGHTED, info, 0,
+                                       &cart_),
+              MPI_SUCCESS);
+    MPI_Info_free(&info);
+    MPI_Comm_rank(cart_, &rank_);
+    std::vector<int> sources(8), targets(8);
+    ASSERT_EQ(Cart_neighbor_get(cart_, 8, sources.data(), MPI_UNWEIGHTED, 8, targets.data(), MPI_UNWEIGHTED),
+              MPI_SUCCESS);
+    sources_ = sources;
+  }
+  void TearDown() override {
+    MPI_Comm_free(&cart_);
+    EXPECT_EQ(census::live().datatypes, 0u) << "the cache's datatypes outlived the communicator";
+  }
+  // One alltoall of `m` ints per block through `type` (a predefined or derived type of one int's
+  // signature per element), blocking or nonblocking, checked against the sources' data.
+  void exchange(std::vector<int>& send, std::vector<int>& recv, int m, MPI_Datatype type, int call, bool blocking) {
+    for (int i = 0; i < 8; ++i)
+      for (int k = 0; k < m; ++k) send[static_cast<std::size_t>(i * m + k)] = value(rank_, i, k, call);
+    std::fill(recv.begin(), recv.end(), -1);
+    if (blocking) {
+      ASSERT_EQ(Cart_alltoall(send.data(), m, type, recv.data(), m, type, cart_), MPI_SUCCESS);
+    } else {
+      Cart_request request = CART_REQUEST_NULL;
+      ASSERT_EQ(Cart_ialltoall(send.data(), m, type, recv.data(), m, type, cart_, &request), MPI_SUCCESS);
+      ASSERT_EQ(Cart_wait(&request), MPI_SUCCESS);
+    }
+    for (int i = 0; i < 8; ++i)
+      for (int k = 0; k < m; ++k)
+        ASSERT_EQ(recv[static_cast<std::size_t>(i * m + k)], value(sources_[static_cast<std::size_t>(i)], i, k, call))
+            << "call " << call << ", block " << i << ", element " << k;
+  }
+  static int value(int rank, int block, int element, int call) { return 100000 * call + 1000 * rank + 10 * block + element; }
+
+  MPI_Comm cart_ = MPI_COMM_NULL;
+  int rank_ = 0;
+  std::vector<int> sources_;
+};
+
+TEST_F(SharedDatatypes, SameAndChangedAndReallocatedBuffers) {
+  int call = 0;
+  {
+    std::vector<int> send_a(16), recv_a(16), send_b(16), recv_b(16);
+    for (int repeat = 0; repeat < 3; ++repeat) exchange(send_a, recv_a, 2, MPI_INT, ++call, repeat != 1);
+    exchange(send_b, recv_b, 2, MPI_INT, ++call, true);
+    exchange(send_a, recv_a, 2, MPI_INT, ++call, true);
+    exchange(send_a, recv_a, 1, MPI_INT, ++call, true);  // same addresses, other counts
+  }
+  // Freed and allocated again, quite possibly at the same addresses.
+  std::vector<int> send(16), recv(16);
+  exchange(send, recv, 2, MPI_INT, ++call, true);
+}
+
+TEST_F(SharedDatatypes, ReusedHandlesOfDerivedDatatypesAreNotConfused) {
+  std::vector<int> send(16), recv(16);
+  for (int call = 1; call <= 3; ++call) {
+    // Alternately one int and a resized int of the same signature; freed after each call, so
+    // MPI may hand out the same handle value for the next, different type.
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    if (call % 2) {
+      MPI_Type_contiguous(1, MPI_INT, &type);
+    } else {
+      MPI_Type_create_resized(MPI_INT, 0, static_cast<MPI_Aint>(sizeof(int)), &type);
+    }
+    MPI_Type_commit(&type);
+    exchange(send, recv, 2, type, call, true);
+    MPI_Type_free(&type);
+  }
+}
+
+TEST_F(SharedDatatypes, TheCacheStaysBounded) {
+  // 300 calls on buffers at different addresses, all kept alive: each call's types are new.
+  std::vector<std::vector<int>> sends(300, std::vector<int>(8)), recvs(300, std::vector<int>(8));
+  for (std::size_t call = 0; call < sends.size(); ++call)
+    exchange(sends[call], recvs[call], 1, MPI_INT, static_cast<int>(call), true);
+  EXPECT_LE(census::live().datatypes, 256u + 16u) << "cached datatypes grow without bound";
 }
 
 }  // namespace
