@@ -341,18 +341,21 @@ def break_even(get):
 
 # ----------------------------------------------------------------------------------------------- targets
 
+def is_target_shape(r):
+    return (r["processes"] == 27 and "moore" in r["neighborhood"].lower() and r["d"] == 3 and r["t"] == 26
+            and r["size_rule"] == "uniform")
+
+
 def is_target_config(r):
-    return (r["processes"] == 27 and "tcp" in r["transport"].lower() and "open" in r["mpi_library"].lower()
-            and "moore" in r["neighborhood"].lower() and r["d"] == 3 and r["t"] == 26 and r["size_rule"] == "uniform")
+    return is_target_shape(r) and "tcp" in r["transport"].lower() and "open" in r["mpi_library"].lower()
 
 
-def targets(rows):
-    """The issue's targets, checked on 27 ranks, Open MPI over TCP, 3-D Moore radius 1."""
-    cfg = [r for r in rows if is_target_config(r)]
+def target_lines(cfg):
+    """One table row per target of issue 4, measured on the rows `cfg`."""
     by = {(r["op"], r["block_elements"], r["impl"]): r for r in cfg}
     ops = sorted({r["op"] for r in cfg})
     sizes = sorted({r["block_elements"] for r in cfg})
-    lines = ["| target | measured | met? |", "|---|---|---|"]
+    lines = []
 
     def verdict(ok):
         return "–" if ok is None else ("yes" if ok else "**no**")
@@ -390,10 +393,27 @@ def targets(rows):
     worst("cart-auto", ["cart-trivial", "cart-combining"], 1.1,
           "`cart-auto` ≤ 1.1 × min(`cart-trivial`, `cart-combining`), 1..10^5 elements",
           lambda s: 1 <= s <= 100000)
+    return lines, sizes
+
+
+def targets(rows):
+    """The issue's targets, checked on 27 ranks, Open MPI over TCP, 3-D Moore radius 1; then the same
+    checks on the other transports, for comparison."""
+    header = ["| target | measured | met? |", "|---|---|---|"]
+    lines, sizes = target_lines([r for r in rows if is_target_config(r)])
     head = ("Checked on the rows with 27 processes, Open MPI over TCP loopback, 3-D Moore radius 1 (t = 26), "
             "uniform block sizes" + (f"; sizes measured: {', '.join(map(str, sizes))}" if sizes else
                                      "; no such rows in the data") + ".\n")
-    return head + "\n" + "\n".join(lines) + "\n"
+    out = head + "\n" + "\n".join(header + lines) + "\n"
+    others = sorted({(r["transport"], short_library(r["mpi_library"])) for r in rows
+                     if is_target_shape(r) and not is_target_config(r)})
+    for transport, library in others:
+        cfg = [r for r in rows if is_target_shape(r) and r["transport"] == transport
+               and short_library(r["mpi_library"]) == library]
+        other_lines, _ = target_lines(cfg)
+        out += (f"\nThe same checks on {library}, `{transport}` (not a target there; for comparison):\n\n"
+                + "\n".join(header + other_lines) + "\n")
+    return out
 
 
 # ----------------------------------------------------------------------------------------------- main
@@ -468,6 +488,9 @@ def write_results_page(args, rows, figures, tables, setup, target):
         out += ["Steps that did not run (the program lacked an option, or the step failed):", ""]
         out += [f"* {line}" for line in skipped] + [""]
     out += ["## Targets (issue 4)", "", target, ""]
+    if os.path.exists(os.path.join(page_dir, "performance.md")):
+        out += ["Why targets are missed on this machine, and what would close them: "
+                "[performance.md](performance.md).", ""]
     if figures:
         out += ["## Figures", ""]
         for (op, size_rule, transport, library), path in figures:
