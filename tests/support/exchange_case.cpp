@@ -269,18 +269,4 @@ std::string ExchangeCase::describe() const {
          ", " + support::describe(grid_, offsets_);
 }
 
-std::string describe(const cartcoll::Grid& grid, const cartcoll::Offsets& offsets) {
-  std::ostringstream out;
-  out << "grid";
-  for (int k = 0; k < grid.ndims(); ++k) out << (k ? "x" : " ") << grid.dims()[static_cast<std::size_t>(k)] << (grid.periodic(k) ? "p" : "");
-  out << ", offsets {";
-  for (int i = 0; i < offsets.count(); ++i) {
-    out << (i ? " (" : "(");
-    for (int k = 0; k < offsets.ndims(); ++k) out << (k ? "," : "") << offsets[i][static_cast<std::size_t>(k)];
-    out << ")";
-  }
-  out << "}";
-  return out.str();
-}
-
 }  // namespace support

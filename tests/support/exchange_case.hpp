@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "../describe.hpp"
 #include "cartcoll/cartcoll.h"
 #include "cartcoll/topology.hpp"
 
@@ -91,6 +92,6 @@ class ExchangeCase {
   std::vector<MPI_Datatype> send_types_, recv_types_;
 };
 
-std::string describe(const cartcoll::Grid& grid, const cartcoll::Offsets& offsets);
+using cartcoll::test::describe;
 
 }  // namespace support

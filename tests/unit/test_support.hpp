@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../describe.hpp"
 #include "cartcoll/error.hpp"
 #include "cartcoll/plan.hpp"
 #include "cartcoll/reference.hpp"
@@ -280,21 +281,6 @@ inline RandomCase random_case(std::mt19937& rng, GridKind kind, Collective colle
     sizes.recv_sizes.push_back(collective == Collective::allgather ? sizes.send_size
                                                                    : static_cast<std::size_t>(uniform(0, 5)));
   return {Grid(dims, periods), Offsets::from_list(d, list), sizes, zeros, repeats};
-}
-
-inline std::string describe(const Grid& grid, const Offsets& offsets) {
-  std::ostringstream out;
-  out << "grid";
-  for (int k = 0; k < grid.ndims(); ++k)
-    out << (k ? "x" : " ") << grid.dims()[static_cast<std::size_t>(k)] << (grid.periodic(k) ? "p" : "n");
-  out << ", offsets {";
-  for (int i = 0; i < offsets.count(); ++i) {
-    out << (i ? " (" : "(");
-    for (int k = 0; k < offsets.ndims(); ++k) out << (k ? "," : "") << offsets[i][static_cast<std::size_t>(k)];
-    out << ")";
-  }
-  out << "}";
-  return out.str();
 }
 
 }  // namespace cartcoll::test
