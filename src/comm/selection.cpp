@@ -103,8 +103,12 @@ Algorithm cheapest_by_model(NeighborhoodState& state, const CostModel& model, co
 // Half an octave of the bytes a process receives per call: fine enough that the crossover between
 // algorithms is found to within about 40 %, coarse enough that a sweep of sizes measures rarely.
 int size_class(const Layout& layout) {
-  std::size_t total = 0;
-  for (std::size_t bytes : block_bytes(layout)) total += bytes;
+  std::size_t total = 0;  // summed in place: this runs on every `auto` call
+  for (const BlockSpec& block : layout.recv) {
+    int size = 0;
+    check(MPI_Type_size(block.type, &size), "MPI_Type_size");
+    total += static_cast<std::size_t>(size) * static_cast<std::size_t>(block.count);
+  }
   return total == 0 ? -1 : static_cast<int>(std::floor(2 * std::log2(static_cast<double>(total))));
 }
 
