@@ -34,14 +34,18 @@ cartcoll::Schedule combining_plan(const Options& options, const std::vector<int>
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const cartcoll::Grid grid(dims, std::vector<bool>(dims.size(), true));
   const cartcoll::Offsets offsets(options.d, options.offsets);
-  return cartcoll::plan(cartcoll::Algorithm::combining, grid, offsets, c, grid.coords_of(rank));
+  const std::vector<int> coords = grid.coords_of(rank);
+  return cartcoll::plan(cartcoll::Algorithm::named("combining"), {grid, offsets, coords}, c);
 }
 
 }  // namespace
 
 Communicators::Communicators(const Options& options, const std::vector<int>& dims) {
-  for (const char* algorithm : {"trivial", "combining", "torus", "auto"})
+  for (const cartcoll::PlannerEntry& planner : cartcoll::planners()) {
+    const std::string algorithm(planner.name);
     carts_[algorithm] = make_cart(options, dims, algorithm);
+  }
+  carts_["auto"] = make_cart(options, dims, "auto");
   const int t = static_cast<int>(options.offsets.size()) / options.d;
   std::vector<int> sources(static_cast<std::size_t>(t)), targets(sources.size());
   Cart_neighbor_get(carts_.at("trivial"), t, sources.data(), MPI_UNWEIGHTED, t, targets.data(), MPI_UNWEIGHTED);
@@ -223,34 +227,35 @@ std::optional<Run> Implementations::mpi_persistent(MPI_Comm c, std::string& why)
 #endif
 }
 
-// The combining schedule's rounds as plain Irecv/Isend of contiguous buffers of the rounds' byte counts,
-// phase by phase; no datatypes, no forwarding, no local copies; the payload is not meaningful.
+// The combining schedule's messages as plain Irecv/Isend of contiguous buffers of the messages' byte
+// counts, phase by phase, in the schedule's order (so the k-th message between two processes meets
+// the k-th, as in the executor); no datatypes, no forwarding, no local copies; the payload is not
+// meaningful.
 Run Implementations::ideal() {
   struct Message {
     int peer;
     int bytes;
-    int tag;  // the round's index in its phase: round j here meets round j at the peer
     char* buffer;
   };
-  auto bytes_of = [this](const cartcoll::Transfer& transfer) {
+  const cartcoll::Schedule& schedule = comms_.combining_schedule(work_.gather());
+  auto bytes_of = [this, &schedule](const cartcoll::Message& message) {
     long long bytes = 0;
-    for (const cartcoll::BlockRef& block : transfer.blocks)
+    for (const cartcoll::BlockRef& ref : message.blocks) {
+      const cartcoll::BlockRef block = schedule.shape_of(ref);
       bytes += block.buffer == cartcoll::Buffer::send ? work_.send_block_bytes(block.block)
-                                                      : work_.recv_block_bytes(block.block % work_.t);
+                                                      : work_.recv_block_bytes(block.block);
+    }
     return static_cast<int>(bytes);
   };
   auto phases = std::make_shared<std::vector<std::pair<std::vector<Message>, std::vector<Message>>>>();
-  for (const cartcoll::Phase& phase : comms_.combining_schedule(work_.gather()).phases) {
+  for (const cartcoll::Phase& phase : schedule.phases) {
     auto& [sends, recvs] = phases->emplace_back();
-    for (std::size_t j = 0; j < phase.rounds.size(); ++j) {
-      const cartcoll::Round& round = phase.rounds[j];
-      for (auto [transfer, list] : {std::pair{&round.send, &sends}, std::pair{&round.recv, &recvs}}) {
-        if (transfer->peer == cartcoll::no_peer) continue;
-        const int bytes = bytes_of(*transfer);
+    for (auto [messages, list] : {std::pair{&phase.sends, &sends}, std::pair{&phase.recvs, &recvs}})
+      for (const cartcoll::Message& message : *messages) {
+        const int bytes = bytes_of(message);
         auto& buffer = ideal_buffers_.emplace_back(std::make_unique<std::vector<char>>(std::max(bytes, 1), 1));
-        list->push_back({transfer->peer, bytes, static_cast<int>(j), buffer->data()});
+        list->push_back({message.peer, bytes, buffer->data()});
       }
-    }
     if (sends.empty() && recvs.empty()) phases->pop_back();
   }
   const MPI_Comm comm = comms_.world();
@@ -258,10 +263,8 @@ Run Implementations::ideal() {
     std::vector<MPI_Request> requests;
     for (const auto& [sends, recvs] : *phases) {
       requests.clear();
-      for (const Message& m : recvs)
-        MPI_Irecv(m.buffer, m.bytes, MPI_BYTE, m.peer, m.tag, comm, &requests.emplace_back());
-      for (const Message& m : sends)
-        MPI_Isend(m.buffer, m.bytes, MPI_BYTE, m.peer, m.tag, comm, &requests.emplace_back());
+      for (const Message& m : recvs) MPI_Irecv(m.buffer, m.bytes, MPI_BYTE, m.peer, 0, comm, &requests.emplace_back());
+      for (const Message& m : sends) MPI_Isend(m.buffer, m.bytes, MPI_BYTE, m.peer, 0, comm, &requests.emplace_back());
       MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
     }
   };

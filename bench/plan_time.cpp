@@ -111,8 +111,8 @@ int main(int argc, char** argv) {
   using namespace cartcoll;
   const Options options = parse(argc, argv);
   std::vector<std::pair<std::string, Algorithm>> algorithms;
-  for (const char* name : {"trivial", "combining", "torus"})
-    if (const std::optional<Algorithm> algorithm = parse_algorithm(name)) algorithms.emplace_back(name, *algorithm);
+  for (const PlannerEntry& planner : planners())
+    algorithms.emplace_back(std::string(planner.name), Algorithm::named(planner.name));
 
   long sink = 0;
   std::printf("d,r,t,t_times_d,algorithm,collective,microseconds,microseconds_per_td\n");
@@ -132,7 +132,7 @@ int main(int argc, char** argv) {
       for (const auto& [name, algorithm] : algorithms) {
         for (Collective collective : {Collective::alltoall, Collective::allgather}) {
           row(name, collective == Collective::alltoall ? "alltoall" : "allgather", [&, algorithm = algorithm] {
-            return static_cast<long>(plan(algorithm, grid, offsets, collective, coords).volume());
+            return static_cast<long>(plan(algorithm, {grid, offsets, coords}, collective).volume());
           });
         }
       }

@@ -9,6 +9,8 @@
 
 #include <mpi.h>
 
+#include "cartcoll/export.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -18,72 +20,72 @@ typedef struct Cart_request_s *Cart_request;
 
 /* weight: t weights, or MPI_UNWEIGHTED. Weight arguments are pointers rather than arrays so that
  * compilers do not take MPI_UNWEIGHTED for an array. */
-int Cart_neighborhood_create(MPI_Comm comm, int d, const int dimensions[], const int periods[], int t,
-                             const int targetrelative[], const int *weight, MPI_Info info, int reorder,
-                             MPI_Comm *cartcomm);
-int Cart_relative_rank(MPI_Comm cartcomm, const int relative[], int *rank);
-int Cart_relative_shift(MPI_Comm cartcomm, const int relative[], int *inrank, int *outrank);
-int Cart_relative_coord(MPI_Comm cartcomm, int rank, int relative[]);
-int Cart_neighbor_count(MPI_Comm cartcomm, int *t);
-int Cart_neighbor_get(MPI_Comm cartcomm, int maxin, int source[], int *sourceweight, int maxout, int target[],
-                      int *targetweight);
+CARTCOLL_API int Cart_neighborhood_create(MPI_Comm comm, int d, const int dimensions[], const int periods[], int t,
+                                          const int targetrelative[], const int *weight, MPI_Info info, int reorder,
+                                          MPI_Comm *cartcomm);
+CARTCOLL_API int Cart_relative_rank(MPI_Comm cartcomm, const int relative[], int *rank);
+CARTCOLL_API int Cart_relative_shift(MPI_Comm cartcomm, const int relative[], int *inrank, int *outrank);
+CARTCOLL_API int Cart_relative_coord(MPI_Comm cartcomm, int rank, int relative[]);
+CARTCOLL_API int Cart_neighbor_count(MPI_Comm cartcomm, int *t);
+CARTCOLL_API int Cart_neighbor_get(MPI_Comm cartcomm, int maxin, int source[], int *sourceweight, int maxout, int target[],
+                                   int *targetweight);
 
-int Cart_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                   MPI_Datatype recvtype, MPI_Comm cartcomm);
-int Cart_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm cartcomm);
-int Cart_allgatherw(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                    const int recvcounts[], const MPI_Aint displs[], const MPI_Datatype recvtypes[],
-                    MPI_Comm cartcomm);
-int Cart_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                  MPI_Datatype recvtype, MPI_Comm cartcomm);
-int Cart_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                   void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                   MPI_Comm cartcomm);
-int Cart_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                   const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
-                   const MPI_Datatype recvtypes[], MPI_Comm cartcomm);
+CARTCOLL_API int Cart_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                MPI_Datatype recvtype, MPI_Comm cartcomm);
+CARTCOLL_API int Cart_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm cartcomm);
+CARTCOLL_API int Cart_allgatherw(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                 const int recvcounts[], const MPI_Aint displs[], const MPI_Datatype recvtypes[],
+                                 MPI_Comm cartcomm);
+CARTCOLL_API int Cart_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                               MPI_Datatype recvtype, MPI_Comm cartcomm);
+CARTCOLL_API int Cart_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                                void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                MPI_Comm cartcomm);
+CARTCOLL_API int Cart_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
+                                const MPI_Datatype recvtypes[], MPI_Comm cartcomm);
 
-int Cart_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                    MPI_Datatype recvtype, MPI_Comm cartcomm, Cart_request *request);
-int Cart_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm cartcomm,
-                     Cart_request *request);
-int Cart_iallgatherw(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                     const int recvcounts[], const MPI_Aint displs[], const MPI_Datatype recvtypes[],
-                     MPI_Comm cartcomm, Cart_request *request);
-int Cart_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                   MPI_Datatype recvtype, MPI_Comm cartcomm, Cart_request *request);
-int Cart_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                    void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                    MPI_Comm cartcomm, Cart_request *request);
-int Cart_ialltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                    const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                    const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm cartcomm,
-                    Cart_request *request);
+CARTCOLL_API int Cart_iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                 MPI_Datatype recvtype, MPI_Comm cartcomm, Cart_request *request);
+CARTCOLL_API int Cart_iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                  const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm cartcomm,
+                                  Cart_request *request);
+CARTCOLL_API int Cart_iallgatherw(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                  const int recvcounts[], const MPI_Aint displs[], const MPI_Datatype recvtypes[],
+                                  MPI_Comm cartcomm, Cart_request *request);
+CARTCOLL_API int Cart_ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                MPI_Datatype recvtype, MPI_Comm cartcomm, Cart_request *request);
+CARTCOLL_API int Cart_ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                                 void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                 MPI_Comm cartcomm, Cart_request *request);
+CARTCOLL_API int Cart_ialltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                 const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                 const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm cartcomm,
+                                 Cart_request *request);
 
-int Cart_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                        MPI_Datatype recvtype, MPI_Comm cartcomm, MPI_Info info, Cart_request *request);
-int Cart_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm cartcomm,
-                         MPI_Info info, Cart_request *request);
-int Cart_allgatherw_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                         const int recvcounts[], const MPI_Aint displs[], const MPI_Datatype recvtypes[],
-                         MPI_Comm cartcomm, MPI_Info info, Cart_request *request);
-int Cart_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
-                       MPI_Datatype recvtype, MPI_Comm cartcomm, MPI_Info info, Cart_request *request);
-int Cart_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                        void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                        MPI_Comm cartcomm, MPI_Info info, Cart_request *request);
-int Cart_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                        const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm cartcomm,
-                        MPI_Info info, Cart_request *request);
+CARTCOLL_API int Cart_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                     MPI_Datatype recvtype, MPI_Comm cartcomm, MPI_Info info, Cart_request *request);
+CARTCOLL_API int Cart_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm cartcomm,
+                                      MPI_Info info, Cart_request *request);
+CARTCOLL_API int Cart_allgatherw_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                      const int recvcounts[], const MPI_Aint displs[], const MPI_Datatype recvtypes[],
+                                      MPI_Comm cartcomm, MPI_Info info, Cart_request *request);
+CARTCOLL_API int Cart_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                                    MPI_Datatype recvtype, MPI_Comm cartcomm, MPI_Info info, Cart_request *request);
+CARTCOLL_API int Cart_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                                     void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                     MPI_Comm cartcomm, MPI_Info info, Cart_request *request);
+CARTCOLL_API int Cart_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm cartcomm,
+                                     MPI_Info info, Cart_request *request);
 
-int Cart_start(Cart_request *request);
-int Cart_wait(Cart_request *request);
-int Cart_test(Cart_request *request, int *flag);
-int Cart_request_free(Cart_request *request);
+CARTCOLL_API int Cart_start(Cart_request *request);
+CARTCOLL_API int Cart_wait(Cart_request *request);
+CARTCOLL_API int Cart_test(Cart_request *request, int *flag);
+CARTCOLL_API int Cart_request_free(Cart_request *request);
 
 #ifdef __cplusplus
 }

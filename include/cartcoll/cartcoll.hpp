@@ -11,6 +11,7 @@
 
 #include "cartcoll/cost.hpp"
 #include "cartcoll/error.hpp"
+#include "cartcoll/export.h"
 #include "cartcoll/layout.hpp"
 #include "cartcoll/plan.hpp"
 #include "cartcoll/topology.hpp"
@@ -18,13 +19,14 @@
 namespace cartcoll {
 
 namespace detail {
-struct NeighborhoodState;
+class CommState;
 class Operation;
 }  // namespace detail
 
 // A started or startable collective. Nonblocking requests become empty when they complete;
 // persistent ones stay and can be started again. The destructor completes an active operation.
-class Request {
+// Waiting for or testing any request advances every active operation of the process.
+class CARTCOLL_API Request {
  public:
   Request() noexcept;
   explicit Request(std::unique_ptr<detail::Operation> operation) noexcept;
@@ -37,7 +39,7 @@ class Request {
   bool active() const;
   void start();  // persistent requests only; Error(Errc::request) if active or empty
   void wait();   // returns at once for an empty or inactive request
-  bool test();   // true if complete (or empty or inactive)
+  bool test();   // true if complete (or empty or inactive); never blocks
   MPI_Comm comm() const;  // the communicator the request was made on
 
  private:
@@ -51,12 +53,14 @@ struct RequestOptions {
 };
 
 // A view of an MPI communicator that carries a cartcoll neighborhood (made by Communicator::create
-// or Cart_neighborhood_create). The communicator stays owned by whoever owns it.
-class CartComm {
+// or Cart_neighborhood_create). The communicator stays owned by whoever owns it; a view used after
+// the communicator was freed throws Error(Errc::comm).
+class CARTCOLL_API CartComm {
  public:
   explicit CartComm(MPI_Comm comm);  // Error(Errc::comm) for MPI_COMM_NULL, Errc::topology without neighborhood
 
   MPI_Comm mpi() const noexcept { return comm_; }
+  Degrees degrees() const { return {neighbor_count(), neighbor_count()}; }
   const Grid& grid() const;
   const Offsets& offsets() const;
   int neighbor_count() const { return offsets().count(); }
@@ -72,11 +76,13 @@ class CartComm {
   std::vector<int> targets() const;  // target i = this + offset i
   std::optional<std::vector<int>> weights() const;  // nullopt if created unweighted
 
-  // The algorithm a call with this layout runs (what `auto` resolves to). Collective whenever `auto`
-  // meets a new size class: it then times the candidates on scratch buffers (see docs/design.md).
+  // The algorithm a blocking call with this layout runs (what `auto` resolves to). Collective
+  // whenever `auto` meets a new size class: it then times the candidates on scratch buffers (see
+  // docs/design.md).
   Algorithm choose_algorithm(const Layout& layout) const;
 
   void exchange(const Layout& layout) const;
+  // Never blocks and never communicates before it returns.
   Request iexchange(const Layout& layout) const;
   // Collective: a bad argument on any process (thrown by make_layout, say) or processes choosing
   // different algorithms make every process throw the same error.
@@ -84,18 +90,20 @@ class CartComm {
   Request exchange_init(const std::function<Layout()>& make_layout, const RequestOptions& options = {}) const;
 
  private:
+  detail::CommState& state() const;  // Error(Errc::comm) once the communicator is freed
+
   MPI_Comm comm_;
-  detail::NeighborhoodState* state_;
+  std::shared_ptr<detail::CommState> state_;
 };
 
 struct CreateOptions {
   std::optional<std::vector<int>> weights;  // one per offset; nullopt = MPI_UNWEIGHTED
   bool reorder = false;
-  MPI_Info info = MPI_INFO_NULL;  // cartcoll_algorithm = trivial | auto
+  MPI_Info info = MPI_INFO_NULL;  // cartcoll_algorithm = a registered planner's name | auto
 };
 
 // Owns a communicator with a neighborhood attached; empty on processes beyond the grid's size.
-class Communicator {
+class CARTCOLL_API Communicator {
  public:
   Communicator() = default;
   explicit Communicator(MPI_Comm comm) noexcept : comm_(comm) {}
@@ -125,7 +133,7 @@ class Communicator {
 // Measures the cost model `auto` uses (latency, per-message and per-byte time) on comm: collective,
 // on a private duplicate, the same result on every process. cartcoll-calibrate writes it to the
 // file that CARTCOLL_PROFILE names.
-CostModel calibrate(MPI_Comm comm);
+CARTCOLL_API CostModel calibrate(MPI_Comm comm);
 
 // The MPI datatype of a C++ arithmetic type, for the typed conveniences below.
 template <typename T> MPI_Datatype mpi_type_of();
@@ -144,7 +152,8 @@ void alltoall(const CartComm& cart, std::span<const T> send, std::span<T> recv) 
   const int count = t == 0 ? 0 : static_cast<int>(recv.size() / static_cast<std::size_t>(t));
   if (send.size() != recv.size() || recv.size() != static_cast<std::size_t>(count) * static_cast<std::size_t>(t))
     throw Error(Errc::count, "alltoall: send and receive must both hold t equal blocks");
-  cart.exchange(layout::alltoall(t, send.data(), count, mpi_type_of<T>(), recv.data(), count, mpi_type_of<T>()));
+  cart.exchange(layout::alltoall(cart.degrees(), send.data(), count, mpi_type_of<T>(), recv.data(), count,
+                                 mpi_type_of<T>()));
 }
 
 // send is the one block every target gets; recv holds t blocks of that size.
@@ -154,7 +163,8 @@ void allgather(const CartComm& cart, std::span<const T> send, std::span<T> recv)
   if (recv.size() != send.size() * static_cast<std::size_t>(t))
     throw Error(Errc::count, "allgather: receive must hold t blocks of the send block's size");
   const int count = static_cast<int>(send.size());
-  cart.exchange(layout::allgather(t, send.data(), count, mpi_type_of<T>(), recv.data(), count, mpi_type_of<T>()));
+  cart.exchange(layout::allgather(cart.degrees(), send.data(), count, mpi_type_of<T>(), recv.data(), count,
+                                  mpi_type_of<T>()));
 }
 
 }  // namespace cartcoll

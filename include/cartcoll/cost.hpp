@@ -8,6 +8,7 @@
 #include <span>
 #include <vector>
 
+#include "cartcoll/export.h"
 #include "cartcoll/plan.hpp"
 
 namespace cartcoll {
@@ -18,24 +19,27 @@ struct CostModel {
   double per_byte = 1e-9;      // seconds per byte sent
 };
 
-// What a schedule costs, independent of buffers: phases, messages, and how often each block slot
-// is sent (block sizes come per call).
+// What a schedule costs, independent of buffers: phases, messages, and how often each of the call's
+// blocks is sent (a temp block counts for the call block it is shaped like; sizes come per call).
 struct Figures {
   int phases = 0;
   int messages = 0;
-  std::vector<int> sends_per_block;  // indexed by receive block; allgather's send block counts as slot 0's size
+  std::vector<int> sends_of_send_block;  // indexed by send block
+  std::vector<int> sends_of_recv_block;  // indexed by receive block
 };
 
-Figures figures_of(const Schedule& schedule);
+CARTCOLL_API Figures figures_of(const Schedule& schedule);
 
 // The neighborhood's figures: planned for the middle process of a torus on which no offset wraps,
 // so every process computes the same figures and makes the same choice.
-Figures neighborhood_figures(Algorithm algorithm, const Offsets& offsets, Collective collective);
+CARTCOLL_API Figures neighborhood_figures(Algorithm algorithm, const Offsets& offsets, Collective collective);
 
-double predicted_seconds(const Figures& figures, const CostModel& model, std::span<const std::size_t> block_bytes,
-                         Collective collective);
+// Bytes of each send block and each receive block of the call.
+CARTCOLL_API double predicted_seconds(const Figures& figures, const CostModel& model,
+                                      std::span<const std::size_t> send_bytes,
+                                      std::span<const std::size_t> recv_bytes);
 
-// The concrete algorithms `automatic` chooses among.
-inline constexpr Algorithm candidate_algorithms[] = {Algorithm::trivial, Algorithm::combining};
+// The registered planners `auto` chooses among for `collective`, in registry order.
+CARTCOLL_API std::vector<Algorithm> auto_candidates(Collective collective);
 
 }  // namespace cartcoll

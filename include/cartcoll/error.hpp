@@ -3,6 +3,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "cartcoll/export.h"
+
 namespace cartcoll {
 
 enum class Errc {
@@ -17,10 +19,11 @@ enum class Errc {
   info_value,      // an unknown cartcoll_algorithm value
   not_isomorphic,  // processes passed different grids or offset lists
   no_memory,
+  intern,          // a limit of the library was reached (see the message)
   mpi,             // an MPI call failed; Error::mpi_code() holds its code
 };
 
-class Error : public std::runtime_error {
+class CARTCOLL_API Error : public std::runtime_error {
  public:
   Error(Errc kind, const std::string& what, int mpi_code = 0)
       : std::runtime_error(what), kind_(kind), mpi_code_(mpi_code) {}

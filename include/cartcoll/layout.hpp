@@ -1,11 +1,13 @@
 #pragma once
 // Where the blocks of one collective call live. Each builder mirrors the MPI argument list of one
-// neighborhood collective and checks it; t is the number of neighbors.
+// neighborhood collective and checks it; `degrees` says how many blocks each side has (receive
+// blocks: one per source; send blocks: one per destination for alltoall, one for allgather).
 #include <mpi.h>
 
 #include <span>
 #include <vector>
 
+#include "cartcoll/export.h"
 #include "cartcoll/schedule.hpp"
 
 namespace cartcoll {
@@ -19,27 +21,40 @@ struct BlockSpec {
 
 struct Layout {
   Collective collective = Collective::alltoall;
-  std::vector<BlockSpec> send;  // t blocks for alltoall, one for allgather
-  std::vector<BlockSpec> recv;  // t blocks
+  std::vector<BlockSpec> send;  // one per destination (alltoall) or one (allgather)
+  std::vector<BlockSpec> recv;  // one per source
+};
+
+// A neighborhood's in-degree (sources, receive blocks) and out-degree (destinations).
+struct Degrees {
+  int sources = 0;
+  int destinations = 0;
 };
 
 namespace layout {
 
-Layout alltoall(int t, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                int recvcount, MPI_Datatype recvtype);
-Layout alltoallv(int t, const void* sendbuf, std::span<const int> sendcounts, std::span<const int> sdispls,
-                 MPI_Datatype sendtype, void* recvbuf, std::span<const int> recvcounts,
-                 std::span<const int> rdispls, MPI_Datatype recvtype);
-Layout alltoallw(int t, const void* sendbuf, std::span<const int> sendcounts, std::span<const MPI_Aint> sdispls,
-                 std::span<const MPI_Datatype> sendtypes, void* recvbuf, std::span<const int> recvcounts,
-                 std::span<const MPI_Aint> rdispls, std::span<const MPI_Datatype> recvtypes);
-Layout allgather(int t, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                 int recvcount, MPI_Datatype recvtype);
-Layout allgatherv(int t, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                  std::span<const int> recvcounts, std::span<const int> displs, MPI_Datatype recvtype);
-Layout allgatherw(int t, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                  std::span<const int> recvcounts, std::span<const MPI_Aint> displs,
-                  std::span<const MPI_Datatype> recvtypes);
+CARTCOLL_API Layout alltoall(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                             int recvcount, MPI_Datatype recvtype);
+CARTCOLL_API Layout alltoallv(Degrees degrees, const void* sendbuf, std::span<const int> sendcounts,
+                              std::span<const int> sdispls, MPI_Datatype sendtype, void* recvbuf,
+                              std::span<const int> recvcounts, std::span<const int> rdispls, MPI_Datatype recvtype);
+CARTCOLL_API Layout alltoallw(Degrees degrees, const void* sendbuf, std::span<const int> sendcounts,
+                              std::span<const MPI_Aint> sdispls, std::span<const MPI_Datatype> sendtypes,
+                              void* recvbuf, std::span<const int> recvcounts, std::span<const MPI_Aint> rdispls,
+                              std::span<const MPI_Datatype> recvtypes);
+CARTCOLL_API Layout allgather(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void* recvbuf, int recvcount, MPI_Datatype recvtype);
+CARTCOLL_API Layout allgatherv(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, std::span<const int> recvcounts, std::span<const int> displs,
+                               MPI_Datatype recvtype);
+CARTCOLL_API Layout allgatherw(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, std::span<const int> recvcounts, std::span<const MPI_Aint> displs,
+                               std::span<const MPI_Datatype> recvtypes);
 
 }  // namespace layout
+
+// The bytes of one block (MPI_Type_size times count): what is equal between sender and receiver
+// whatever their datatypes, so decisions that must agree are made from it.
+CARTCOLL_API long long bytes_of(const BlockSpec& block);
+
 }  // namespace cartcoll

@@ -1,39 +1,66 @@
 #pragma once
-// Planners: neighborhood + collective + this process's coordinates -> Schedule. Pure code, no MPI.
+// Planners: one process's view of a neighborhood + a collective -> Schedule. Pure code, no MPI.
+//
+// Every algorithm is one registered entry (src/plan/registry.cpp lists them); the rest of the
+// library, the tools and the tests find planners through this table, by name or by what they serve,
+// and never name an algorithm themselves.
 #include <optional>
 #include <span>
 #include <string_view>
 
+#include "cartcoll/export.h"
 #include "cartcoll/schedule.hpp"
 #include "cartcoll/topology.hpp"
 
 namespace cartcoll {
 
-enum class Algorithm : std::uint8_t { trivial, combining, torus, automatic };
+// A Cartesian (isomorphic) neighborhood as one process sees it: process R sends block i to
+// R + offsets[i] and receives block i from R - offsets[i] on `grid`; `coords` are R's.
+struct CartesianView {
+  const Grid& grid;
+  const Offsets& offsets;
+  std::span<const int> coords;
+};
 
-// Parses the value of the cartcoll_algorithm info key / CARTCOLL_ALGORITHM ("trivial", "combining",
-// "torus", "auto").
-std::optional<Algorithm> parse_algorithm(std::string_view name);
-std::string_view algorithm_name(Algorithm algorithm);
+// A registered planner.
+struct PlannerEntry {
+  std::string_view name;     // the value of the cartcoll_algorithm info key / CARTCOLL_ALGORITHM
+  std::string_view summary;  // one line, for tools and documentation
+  bool serves_alltoall;
+  bool serves_allgather;
+  bool auto_candidate;       // whether `auto` chooses among it
+  Schedule (*plan_cartesian)(const CartesianView&, Collective);
+};
 
-// Choosing needs block sizes and a cost model (cost.hpp), which the MPI layer applies per call before
-// planning; `automatic` reaching this function plans `trivial`.
-Schedule plan(Algorithm algorithm, const Grid& grid, const Offsets& offsets, Collective collective,
-              std::span<const int> coords);
+// The registry, in registration order (the order is the same in every process of one build).
+CARTCOLL_API std::span<const PlannerEntry> planners();
 
-// The direct algorithm: block i goes straight from R to R + offset i, all t messages in one phase.
-Schedule plan_trivial(const Grid& grid, const Offsets& offsets, Collective collective,
-                      std::span<const int> coords);
+// A choice of algorithm: one registered planner, or `auto` (resolved per call by the MPI layer).
+class CARTCOLL_API Algorithm {
+ public:
+  static Algorithm automatic() noexcept { return Algorithm(-1); }
+  // "auto" or a registered planner's name.
+  static std::optional<Algorithm> parse(std::string_view name);
+  // The registered planner called `name`; Error(Errc::info_value) if there is none.
+  static Algorithm named(std::string_view name);
 
-// Message combining with direct sends along the dimensions (000 Algorithms 1 and 2, 002's "torus
-// direct"): d phases, C = sum of distinct non-zero coordinates per dimension rounds.
-Schedule plan_combining(const Grid& grid, const Offsets& offsets, Collective collective,
-                        std::span<const int> coords);
+  bool is_automatic() const noexcept { return id_ < 0; }
+  // The planner; Error(Errc::arg) for `auto`, which names none.
+  const PlannerEntry& planner() const;
+  std::string_view name() const;
+  // -1 for `auto`, else the registry index: the same in every process, so it can be agreed on.
+  int id() const noexcept { return id_; }
+  static Algorithm from_id(int id);  // Error(Errc::arg) outside -1 .. planners().size() - 1
 
-// 002's one-hop algorithm for one-ported tori: blocks move one hop per step along each dimension in
-// turn, D = sum over dimensions of (largest positive + largest negative coordinate) phases; alltoall
-// volume sum_i ||N_i||_1, allgather volume the prefix trie's sum of |c| over its edges.
-Schedule plan_torus(const Grid& grid, const Offsets& offsets, Collective collective,
-                    std::span<const int> coords);
+  friend bool operator==(Algorithm, Algorithm) = default;
+
+ private:
+  explicit Algorithm(int id) noexcept : id_(id) {}
+  int id_;
+};
+
+// Plans `algorithm` for the process `view` describes; Error(Errc::arg) for `auto` or a collective
+// the planner does not serve.
+CARTCOLL_API Schedule plan(Algorithm algorithm, const CartesianView& view, Collective collective);
 
 }  // namespace cartcoll

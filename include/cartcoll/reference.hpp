@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <vector>
 
+#include "cartcoll/export.h"
 #include "cartcoll/schedule.hpp"
 #include "cartcoll/topology.hpp"
 
@@ -16,7 +17,7 @@ using Blocks = std::vector<std::vector<Bytes>>;
 // send[r] holds rank r's send blocks (t for alltoall, 1 for allgather); recv[r] the initial contents
 // of its t receive blocks. Returns the receive blocks after the collective: block i of rank r holds
 // what rank r - offset i sent for offset i, or is unchanged where that source is outside the mesh.
-Blocks exchange(const Grid& grid, const Offsets& offsets, Collective collective, const Blocks& send,
+CARTCOLL_API Blocks exchange(const Grid& grid, const Offsets& offsets, Collective collective, const Blocks& send,
                 Blocks recv);
 
 }  // namespace cartcoll::reference

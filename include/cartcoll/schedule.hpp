@@ -1,16 +1,21 @@
 #pragma once
-// A schedule is plain data: what one process sends, receives and copies, phase by phase.
-// Planners emit it; executors (MPI, simulator) run it. Nothing here knows an algorithm.
+// A schedule is plain data: what one process sends, receives and copies, phase by phase, over blocks
+// named symbolically (which buffer, which block), never by address. Planners emit it; executors (the
+// MPI executor, the simulator) run it. Nothing here knows an algorithm or a neighborhood.
 #include <cstdint>
 #include <vector>
 
+#include "cartcoll/export.h"
+
 namespace cartcoll {
 
-// Which collective family a schedule serves: alltoall sends block i to target i;
-// allgather sends the one send block (index 0) to every target.
+// Which collective family a schedule serves: alltoall sends send block j to destination j;
+// allgather sends the one send block (index 0) to every destination. Both receive block i from
+// source i.
 enum class Collective : std::uint8_t { alltoall, allgather };
 
-// The three buffers a block can live in. `temp` slots are laid out like receive blocks (see temp_slots).
+// The three places a block can live: the caller's send and receive buffers, and the temporary blocks
+// the schedule declares (Schedule::temps).
 enum class Buffer : std::uint8_t { send, recv, temp };
 
 struct BlockRef {
@@ -19,47 +24,54 @@ struct BlockRef {
   friend bool operator==(const BlockRef&, const BlockRef&) = default;
 };
 
-inline constexpr int no_peer = -1;
+// A temporary block, allocated by the executor for one execution: it has the count and datatype of
+// the call's send block or receive block `index` (`like` is Buffer::send or Buffer::recv), so that a
+// forwarded block keeps its type signature (000 section 3.1, 002 Algorithm 1).
+struct TempBlock {
+  Buffer like;
+  int index;
+  friend bool operator==(const TempBlock&, const TempBlock&) = default;
+};
 
-// One message: to (or from) `peer`, carrying `blocks` in this order, combined into one datatype.
-struct Transfer {
-  int peer = no_peer;
+// One point-to-point message to (or from) `peer`, carrying `blocks` in this order as one message.
+// Between a pair of processes within a phase, the k-th send from P to Q matches the k-th receive at
+// Q from P (MPI's non-overtaking rule; the simulator checks it).
+struct Message {
+  int peer;
   std::vector<BlockRef> blocks;
+  friend bool operator==(const Message&, const Message&) = default;
 };
 
-// A round is one send and one receive that may proceed concurrently with the phase's other rounds.
-// Either side may be absent (peer == no_peer): a neighbor outside a non-periodic mesh.
-struct Round {
-  Transfer send;
-  Transfer recv;
-};
-
-// A block copied locally (zero offset, offsets that wrap onto the process itself, repeated blocks).
+// A block copied locally (offsets that reach the process itself, repeated blocks, moves onto self).
 struct Copy {
   BlockRef from;
   BlockRef to;
+  friend bool operator==(const Copy&, const Copy&) = default;
 };
 
-// Rounds of a phase run concurrently; the copies run after all of them have completed.
-// Phase k+1 starts only when phase k is complete at this process.
+// The sends and receives of a phase are independent of each other and run concurrently; the copies
+// run after all of them have completed, in list order. Phase k+1 starts when phase k is complete at
+// this process.
 struct Phase {
-  std::vector<Round> rounds;
+  std::vector<Message> sends;
+  std::vector<Message> recvs;
   std::vector<Copy> copies;
 };
 
-struct Schedule {
+struct CARTCOLL_API Schedule {
   Collective collective = Collective::alltoall;
-  int block_count = 0;  // t: receive blocks (and temp slots); alltoall also has t send blocks
+  int send_blocks = 0;           // alltoall: the out-degree; allgather: 1
+  int recv_blocks = 0;           // the in-degree
+  std::vector<TempBlock> temps;  // block i of Buffer::temp is temps[i]
   std::vector<Phase> phases;
 
   // Figures of merit, per call of this process.
-  int messages() const;  // point-to-point sends (local copies not counted)
-  int volume() const;    // blocks sent, forwarding included
-  int communication_phases() const;  // phases that contain at least one message
-  // Temp slot s is laid out like receive block s % block_count; planners use slots t..2t-1 as a
-  // second temp buffer where a receive block must stay untouched (non-periodic meshes).
-  int temp_slots() const;
-  bool uses_temp() const;
+  int messages() const;              // point-to-point sends (local copies not counted)
+  int volume() const;                // blocks sent, forwarding included
+  int communication_phases() const;  // phases that send or receive at least one message
+  // The call block that `ref` has the shape of: itself for send and receive blocks, the declared
+  // shape for a temp block.
+  BlockRef shape_of(BlockRef ref) const;
 };
 
 }  // namespace cartcoll

@@ -5,10 +5,12 @@
 #include <span>
 #include <vector>
 
+#include "cartcoll/export.h"
+
 namespace cartcoll {
 
 // A d-dimensional mesh or torus; ranks are numbered in row-major order, as MPI_Cart_create does.
-class Grid {
+class CARTCOLL_API Grid {
  public:
   // Throws Error(Errc::dims) for d < 1, a non-positive dimension, or a size that overflows int.
   Grid(std::vector<int> dims, std::vector<bool> periodic);
@@ -33,7 +35,7 @@ class Grid {
 };
 
 // The shared list of t relative offsets, each of d coordinates. Order matters: block i goes to offset i.
-class Offsets {
+class CARTCOLL_API Offsets {
  public:
   Offsets(int ndims, std::vector<int> flat);  // flat.size() must be a multiple of ndims
   static Offsets from_list(int ndims, const std::vector<std::vector<int>>& list);
@@ -60,6 +62,6 @@ struct Peers {
   std::vector<std::optional<int>> targets;
   std::vector<std::optional<int>> sources;
 };
-Peers peers_of(const Grid& grid, const Offsets& offsets, std::span<const int> coords);
+CARTCOLL_API Peers peers_of(const Grid& grid, const Offsets& offsets, std::span<const int> coords);
 
 }  // namespace cartcoll

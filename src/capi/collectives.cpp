@@ -10,15 +10,15 @@ using namespace cartcoll;
 namespace {
 
 template <typename T>
-std::span<const T> array(const T* values, int t) {
-  return values == nullptr ? std::span<const T>() : std::span<const T>(values, static_cast<std::size_t>(std::max(t, 0)));
+std::span<const T> array(const T* values, int n) {
+  return values == nullptr ? std::span<const T>() : std::span<const T>(values, static_cast<std::size_t>(std::max(n, 0)));
 }
 
 template <typename MakeLayout>
 int blocking(MPI_Comm cartcomm, MakeLayout&& make_layout) {
   return capi::guarded(cartcomm, [&] {
     CartComm cart(cartcomm);
-    cart.exchange(make_layout(cart.neighbor_count()));
+    cart.exchange(make_layout(cart.degrees()));
   });
 }
 
@@ -28,7 +28,7 @@ int nonblocking(MPI_Comm cartcomm, Cart_request* request, MakeLayout&& make_layo
     if (request == nullptr) throw Error(Errc::request, "request is NULL");
     *request = CART_REQUEST_NULL;
     CartComm cart(cartcomm);
-    auto handle = std::make_unique<Cart_request_s>(Cart_request_s{cart.iexchange(make_layout(cart.neighbor_count()))});
+    auto handle = std::make_unique<Cart_request_s>(Cart_request_s{cart.iexchange(make_layout(cart.degrees()))});
     *request = handle.release();
   });
 }
@@ -41,7 +41,7 @@ int persistent(MPI_Comm cartcomm, MPI_Info info, Cart_request* request, MakeLayo
     Request made = cart.exchange_init(
         [&] {
           if (request == nullptr) throw Error(Errc::request, "request is NULL");
-          return make_layout(cart.neighbor_count());
+          return make_layout(cart.degrees());
         },
         RequestOptions{std::nullopt, info});
     *request = std::make_unique<Cart_request_s>(Cart_request_s{std::move(made)}).release();
@@ -50,30 +50,30 @@ int persistent(MPI_Comm cartcomm, MPI_Info info, Cart_request* request, MakeLayo
 
 }  // namespace
 
-// Each collective's argument list, as a layout builder of t; the three forms below share it.
+// Each collective's argument list, as a layout builder of the degrees; the three forms share it.
 #define CARTCOLL_ALLGATHER_LAYOUT \
-  [&](int t) { return layout::allgather(t, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); }
+  [&](Degrees n) { return layout::allgather(n, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); }
 #define CARTCOLL_ALLGATHERV_LAYOUT                                                                        \
-  [&](int t) {                                                                                            \
-    return layout::allgatherv(t, sendbuf, sendcount, sendtype, recvbuf, array(recvcounts, t), array(displs, t), \
+  [&](Degrees n) {                                                                                            \
+    return layout::allgatherv(n, sendbuf, sendcount, sendtype, recvbuf, array(recvcounts, n.sources), array(displs, n.sources), \
                               recvtype);                                                                  \
   }
 #define CARTCOLL_ALLGATHERW_LAYOUT                                                                        \
-  [&](int t) {                                                                                            \
-    return layout::allgatherw(t, sendbuf, sendcount, sendtype, recvbuf, array(recvcounts, t), array(displs, t), \
-                              array(recvtypes, t));                                                       \
+  [&](Degrees n) {                                                                                            \
+    return layout::allgatherw(n, sendbuf, sendcount, sendtype, recvbuf, array(recvcounts, n.sources), array(displs, n.sources), \
+                              array(recvtypes, n.sources));                                                       \
   }
 #define CARTCOLL_ALLTOALL_LAYOUT \
-  [&](int t) { return layout::alltoall(t, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); }
+  [&](Degrees n) { return layout::alltoall(n, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); }
 #define CARTCOLL_ALLTOALLV_LAYOUT                                                                          \
-  [&](int t) {                                                                                             \
-    return layout::alltoallv(t, sendbuf, array(sendcounts, t), array(sdispls, t), sendtype, recvbuf,         \
-                             array(recvcounts, t), array(rdispls, t), recvtype);                          \
+  [&](Degrees n) {                                                                                             \
+    return layout::alltoallv(n, sendbuf, array(sendcounts, n.destinations), array(sdispls, n.destinations), sendtype, recvbuf,         \
+                             array(recvcounts, n.sources), array(rdispls, n.sources), recvtype);                          \
   }
 #define CARTCOLL_ALLTOALLW_LAYOUT                                                                          \
-  [&](int t) {                                                                                             \
-    return layout::alltoallw(t, sendbuf, array(sendcounts, t), array(sdispls, t), array(sendtypes, t),       \
-                             recvbuf, array(recvcounts, t), array(rdispls, t), array(recvtypes, t));        \
+  [&](Degrees n) {                                                                                             \
+    return layout::alltoallw(n, sendbuf, array(sendcounts, n.destinations), array(sdispls, n.destinations), array(sendtypes, n.destinations),       \
+                             recvbuf, array(recvcounts, n.sources), array(rdispls, n.sources), array(recvtypes, n.sources));        \
   }
 
 extern "C" {

@@ -18,13 +18,15 @@ int mpi_error_class(const Error& error) {
     case Errc::info_value: return MPI_ERR_INFO_VALUE;
     case Errc::not_isomorphic: return MPI_ERR_ARG;
     case Errc::no_memory: return MPI_ERR_NO_MEM;
+    case Errc::intern: return MPI_ERR_INTERN;
     case Errc::mpi: return error.mpi_code() != MPI_SUCCESS ? error.mpi_code() : MPI_ERR_INTERN;
   }
   return MPI_ERR_INTERN;
 }
 
 void report(const Error& error) {
-  if (std::getenv("CARTCOLL_VERBOSE_ERRORS") != nullptr) std::fprintf(stderr, "cartcoll: %s\n", error.what());
+  static const bool verbose = std::getenv("CARTCOLL_VERBOSE_ERRORS") != nullptr;  // read once
+  if (verbose) std::fprintf(stderr, "cartcoll: %s\n", error.what());
 }
 
 int raise(MPI_Comm comm, int code) {

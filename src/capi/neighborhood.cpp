@@ -2,6 +2,7 @@
 #include <algorithm>
 
 #include "../comm/create.hpp"
+#include "../comm/state.hpp"
 #include "cartcoll/cartcoll.h"
 #include "errors.hpp"
 
@@ -29,7 +30,7 @@ detail::NeighborhoodSpec parse(int d, const int dimensions[], const int periods[
     weights = t > 0 ? copy_of(weight, static_cast<std::size_t>(t), "weight") : std::vector<int>{};
   }
   return {std::move(grid), std::move(offsets), std::move(weights),
-          detail::effective_algorithm(info, Algorithm::automatic)};
+          detail::effective_algorithm(info, Algorithm::automatic())};
 }
 
 template <typename Body>

@@ -1,18 +1,18 @@
-// Cart_neighborhood_create: agree on the arguments, then MPI_Cart_create and attach the state.
+// Cart_neighborhood_create: agree on the arguments and the settings, then MPI_Cart_create and attach
+// the state. Every collective step before MPI_Cart_create progresses outstanding operations (see
+// collective.hpp); once every process has passed the first, all are here, so MPI's own blocking
+// MPI_Cart_create and MPI_Comm_dup that follow wait for nobody who is waiting for us.
 #include "create.hpp"
 
+#include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "../exec/mpi_check.hpp"
+#include "collective.hpp"
 #include "state.hpp"
 
 namespace cartcoll::detail {
-
-Algorithm effective_algorithm(MPI_Info info, Algorithm fallback) {
-  if (auto chosen = algorithm_from_environment()) return *chosen;
-  if (auto chosen = algorithm_from_info(info)) return *chosen;
-  return fallback;
-}
 
 namespace {
 
@@ -29,18 +29,23 @@ NeighborhoodSpec parse_locally(MPI_Comm comm, const std::function<NeighborhoodSp
   return spec;
 }
 
-// Step 1: everyone learns whether anyone failed locally, and whether d, t and the algorithm agree.
-void agree_on_shape(MPI_Comm comm, const std::optional<Error>& local_error, const NeighborhoodSpec* spec) {
-  const int error = local_error ? static_cast<int>(local_error->kind()) + 1 : 0;
-  const int d = spec ? spec->grid.ndims() : 0, t = spec ? spec->offsets.count() : 0;
-  const int algorithm = spec ? static_cast<int>(spec->algorithm) : 0;
-  int values[7] = {error, d, t, algorithm, -d, -t, -algorithm};
-  check(MPI_Allreduce(MPI_IN_PLACE, values, 7, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
-  if (local_error) throw *local_error;
-  if (values[0] != 0)
-    throw Error(static_cast<Errc>(values[0] - 1), "another process passed a bad argument to Cart_neighborhood_create");
-  if (values[1] != -values[4] || values[2] != -values[5] || values[3] != -values[6])
-    throw Error(Errc::not_isomorphic, "processes passed different d, t or algorithm");
+int max_tag_from_environment() {
+  const char* value = std::getenv("CARTCOLL_MAX_TAG");
+  if (value == nullptr || *value == '\0') return std::numeric_limits<int>::max();
+  char* end = nullptr;
+  const long parsed = std::strtol(value, &end, 10);
+  if (*end != '\0' || parsed < 0) throw Error(Errc::arg, "CARTCOLL_MAX_TAG must be a non-negative integer");
+  return static_cast<int>(std::min<long>(parsed, std::numeric_limits<int>::max()));
+}
+
+// Step 1: everyone learns whether anyone failed locally, and whether d, t, the algorithm and the
+// tag range agree.
+void agree_on_shape(MPI_Comm comm, const std::optional<Error>& local_error, const NeighborhoodSpec* spec,
+                    int max_tag) {
+  const int shape[] = {spec ? spec->grid.ndims() : 0, spec ? spec->offsets.count() : 0,
+                       spec ? spec->algorithm.id() : 0, max_tag};
+  agree(comm, local_error, shape,
+        Error(Errc::not_isomorphic, "processes passed different d, t, algorithm or CARTCOLL_MAX_TAG"));
 }
 
 // Step 2: everyone compares dims, periods and offsets with rank 0's: O(t*d) data, two collectives.
@@ -49,13 +54,29 @@ void agree_on_neighborhood(MPI_Comm comm, const NeighborhoodSpec& spec) {
   for (int k = 0; k < spec.grid.ndims(); ++k) mine.push_back(spec.grid.periodic(k) ? 1 : 0);
   mine.insert(mine.end(), spec.offsets.flat().begin(), spec.offsets.flat().end());
   std::vector<int> root = mine;
-  check(MPI_Bcast(root.data(), static_cast<int>(root.size()), MPI_INT, 0, comm), "MPI_Bcast");
+  broadcast(comm, root, 0);
   int differs = root != mine ? 1 : 0;
-  check(MPI_Allreduce(MPI_IN_PLACE, &differs, 1, MPI_INT, MPI_MAX, comm), "MPI_Allreduce");
+  allreduce_max(comm, std::span<int>(&differs, 1));
   if (differs) throw Error(Errc::not_isomorphic, "processes passed different grids or offset lists");
 }
 
-Communicator make_cartesian(MPI_Comm comm, NeighborhoodSpec spec, bool reorder) {
+// The cost model in the file CARTCOLL_PROFILE names (written by cartcoll-calibrate), as rank 0
+// reads it, so that every process has the same.
+std::optional<CostModel> profile_model(MPI_Comm comm) {
+  double values[4] = {0, 0, 0, 0};  // found, latency, per message, per byte
+  int rank = 0;
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  const char* profile = std::getenv("CARTCOLL_PROFILE");
+  if (rank == 0 && profile != nullptr && *profile != '\0') {
+    std::ifstream in(profile);
+    if (in >> values[1] >> values[2] >> values[3]) values[0] = 1;
+  }
+  broadcast(comm, values, 0);
+  if (values[0] == 0) return std::nullopt;
+  return CostModel{values[1], values[2], values[3]};
+}
+
+Communicator make_cartesian(MPI_Comm comm, NeighborhoodSpec spec, Settings settings, bool reorder) {
   std::vector<int> dims(spec.grid.dims().begin(), spec.grid.dims().end()), periods;
   for (int k = 0; k < spec.grid.ndims(); ++k) periods.push_back(spec.grid.periodic(k) ? 1 : 0);
   MPI_Comm cart = MPI_COMM_NULL;
@@ -65,10 +86,8 @@ Communicator make_cartesian(MPI_Comm comm, NeighborhoodSpec spec, bool reorder) 
   if (!result) return result;
   int rank = 0;
   check(MPI_Comm_rank(cart, &rank), "MPI_Comm_rank");
-  auto state = std::make_unique<NeighborhoodState>(std::move(spec.grid), std::move(spec.offsets),
-                                                   std::move(spec.weights), spec.algorithm, rank);
-  state->library_comm(cart);
-  attach_state(cart, std::move(state));
+  attach_state(cart, std::make_shared<CommState>(std::move(spec.grid), std::move(spec.offsets), std::move(spec.weights),
+                                                 rank, settings, std::make_shared<LibraryComm>(cart)));
   return result;
 }
 
@@ -78,14 +97,19 @@ Communicator create_collectively(MPI_Comm comm, const std::function<Neighborhood
   if (comm == MPI_COMM_NULL) throw Error(Errc::comm, "MPI_COMM_NULL");
   std::optional<NeighborhoodSpec> spec;
   std::optional<Error> local_error;
+  Settings settings;
   try {
+    settings.max_tag = max_tag_from_environment();
     spec = parse_locally(comm, parse);
   } catch (const Error& error) {
     local_error = error;
   }
-  agree_on_shape(comm, local_error, spec ? &*spec : nullptr);
+  agree_on_shape(comm, local_error, spec ? &*spec : nullptr, settings.max_tag);
   agree_on_neighborhood(comm, *spec);
-  return make_cartesian(comm, std::move(*spec), reorder);
+  settings.algorithm = spec->algorithm;
+  settings.profile = profile_model(comm);
+  settings.verbose_auto = std::getenv("CARTCOLL_VERBOSE_AUTO") != nullptr;
+  return make_cartesian(comm, std::move(*spec), settings, reorder);
 }
 
 }  // namespace cartcoll::detail
@@ -98,7 +122,7 @@ Communicator Communicator::create(MPI_Comm comm, const Grid& grid, const Offsets
       comm,
       [&] {
         return detail::NeighborhoodSpec{grid, offsets, options.weights,
-                                         detail::effective_algorithm(options.info, Algorithm::automatic)};
+                                         detail::effective_algorithm(options.info, Algorithm::automatic())};
       },
       options.reorder);
 }

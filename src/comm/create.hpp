@@ -20,8 +20,4 @@ struct NeighborhoodSpec {
 // or arguments that differ between processes, make every process throw the same error.
 Communicator create_collectively(MPI_Comm comm, const std::function<NeighborhoodSpec()>& parse, bool reorder);
 
-// The algorithm a create call or an *_init call uses: CARTCOLL_ALGORITHM, else the info key, else
-// `fallback`.
-Algorithm effective_algorithm(MPI_Info info, Algorithm fallback);
-
 }  // namespace cartcoll::detail

@@ -1,3 +1,4 @@
+#include "../exec/progress.hpp"
 #include "cartcoll/cartcoll.hpp"
 #include "operation.hpp"
 
@@ -15,24 +16,24 @@ Request& Request::operator=(Request&& other) noexcept {
 }
 
 Request::~Request() {
-  if (operation_ && operation_->execution().active()) {
+  if (operation_ && operation_->active()) {
     try {
-      operation_->execution().wait();
+      operation_->wait();
     } catch (...) {
-      // A destructor cannot report; the requests are freed with the operation.
+      // A destructor cannot report; the requests are withdrawn with the operation.
     }
   }
 }
 
 bool Request::persistent() const { return operation_ && operation_->persistent(); }
-bool Request::active() const { return operation_ && operation_->execution().active(); }
+bool Request::active() const { return operation_ && operation_->active(); }
 MPI_Comm Request::comm() const { return operation_ ? operation_->user_comm() : MPI_COMM_NULL; }
 
 void Request::start() {
   if (!operation_) throw Error(Errc::request, "start on an empty request");
   if (!operation_->persistent()) throw Error(Errc::request, "start on a nonblocking (not persistent) request");
-  if (operation_->execution().active()) throw Error(Errc::request, "start on an active request");
-  operation_->execution().start();
+  if (operation_->active()) throw Error(Errc::request, "start on an active request");
+  operation_->start();
 }
 
 void Request::complete_if_nonblocking() {
@@ -40,14 +41,14 @@ void Request::complete_if_nonblocking() {
 }
 
 void Request::wait() {
-  if (!operation_) return;
-  operation_->execution().wait();
+  if (!operation_ || !operation_->active()) return;
+  operation_->wait();
   complete_if_nonblocking();
 }
 
 bool Request::test() {
-  if (!operation_) return true;
-  if (!operation_->execution().test()) return false;
+  if (!operation_ || !operation_->active()) return true;
+  if (!operation_->test()) return false;
   complete_if_nonblocking();
   return true;
 }

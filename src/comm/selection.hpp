@@ -1,9 +1,15 @@
 #pragma once
-// Resolves `auto` per call: by measuring the candidates once per size class (trial.hpp), or by the
-// cost model where CARTCOLL_PROFILE gives one or the call is too large to measure.
+// Resolves `auto` per call. Every choice is made from values that are the same on every process (the
+// bytes of the call's blocks, equal everywhere by the Cartesian contract; what earlier collective
+// calls measured) or agreed at a collective point, so all processes run the same schedule:
+// - a size class already measured on this communicator (for this collective and call kind) is reused;
+// - else a call that may communicate (blocking calls, *_init) measures the candidates on scratch
+//   buffers (trial.hpp) and keeps the winner for the class, or, where the scratch buffers would be too
+//   large, calibrates the cost model once and asks it;
+// - else (a nonblocking call, which never communicates before it returns) the cost model decides:
+//   the calibrated one if an earlier call calibrated, else the default model.
+// With CARTCOLL_PROFILE set at creation, the profile's model decides and nothing is measured.
 #include <mpi.h>
-
-#include <optional>
 
 #include "cartcoll/cost.hpp"
 #include "cartcoll/layout.hpp"
@@ -11,17 +17,11 @@
 
 namespace cartcoll::detail {
 
-// Collective whenever it measures or calibrates (the first `auto` call of a size class); every
-// process makes the same choice because block sizes, and the measurements after their allreduce,
-// are the same everywhere.
-Algorithm resolve_algorithm(NeighborhoodState& state, MPI_Comm user_comm, Algorithm requested, const Layout& layout,
-                            CallKind kind);
+Algorithm resolve_algorithm(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
+                            bool may_communicate);
 
 // A short collective measurement of latency, per-message overhead and per-byte time on comm,
 // identical on every process (the maximum over processes).
-CostModel calibrate(MPI_Comm comm, int tag);
-// The model in the file CARTCOLL_PROFILE names (written by cartcoll-calibrate), read on rank 0 and
-// broadcast; nullopt everywhere if there is none.
-std::optional<CostModel> profile_model(MPI_Comm comm);
+CostModel calibrate(MPI_Comm comm, TagSpace& tags);
 
 }  // namespace cartcoll::detail

@@ -9,66 +9,60 @@
 
 namespace cartcoll::detail {
 
-NeighborhoodState::NeighborhoodState(Grid grid_, Offsets offsets_, std::optional<std::vector<int>> weights_,
-                                     Algorithm algorithm_, int rank_)
+CommState::CommState(Grid grid_, Offsets offsets_, std::optional<std::vector<int>> weights_, int rank_,
+                     Settings settings_, std::shared_ptr<LibraryComm> library)
     : grid(std::move(grid_)),
       offsets(std::move(offsets_)),
       weights(std::move(weights_)),
-      algorithm(algorithm_),
       rank(rank_),
-      coords(grid.coords_of(rank_)) {}
+      coords(grid.coords_of(rank_)),
+      settings(settings_),
+      library_(std::move(library)),
+      tags_(std::min(settings.max_tag, library_->tag_ub())) {}
 
-NeighborhoodState::NeighborhoodState(const NeighborhoodState& other)
-    : grid(other.grid),
-      offsets(other.offsets),
-      weights(other.weights),
-      algorithm(other.algorithm),
-      rank(other.rank),
-      coords(other.coords),
-      tag_ub(other.tag_ub),
-      auto_choices(other.auto_choices),
-      schedules_(other.schedules_),
-      figures_(other.figures_) {}
-
-NeighborhoodState::~NeighborhoodState() {
-  if (library_comm_ != MPI_COMM_NULL) MPI_Comm_free(&library_comm_);
+std::unique_ptr<CommState> CommState::duplicate() const {
+  auto copy = std::make_unique<CommState>(grid, offsets, weights, rank, settings,
+                                          std::make_shared<LibraryComm>(library_->get()));
+  copy->auto_choices = auto_choices;
+  copy->schedules_ = schedules_;
+  copy->figures_ = figures_;
+  return copy;
 }
 
-MPI_Comm NeighborhoodState::library_comm(MPI_Comm user_comm) {
-  if (library_comm_ == MPI_COMM_NULL) {
-    check(MPI_Comm_dup(user_comm, &library_comm_), "MPI_Comm_dup");
-    check(MPI_Comm_set_errhandler(library_comm_, MPI_ERRORS_RETURN), "MPI_Comm_set_errhandler");
-    void* value = nullptr;
-    int found = 0;
-    check(MPI_Comm_get_attr(library_comm_, MPI_TAG_UB, &value, &found), "MPI_Comm_get_attr");
-    if (found) tag_ub = *static_cast<int*>(value);
-  }
-  return library_comm_;
+// Operations in flight hold their own references to the library communicator and to the datatypes
+// they use; what is cached for later calls goes now.
+void CommState::mark_freed() noexcept {
+  library_.reset();
+  type_cache = TypeCache();
 }
 
-int NeighborhoodState::next_tag() {
-  return static_cast<int>(next_sequence_++ % (static_cast<unsigned long long>(tag_ub) + 1));
-}
-
-std::shared_ptr<const Schedule> NeighborhoodState::schedule(Collective collective, Algorithm algorithm_) {
-  auto& cached = schedules_[{collective, algorithm_}];
-  if (!cached) cached = std::make_shared<const Schedule>(plan(algorithm_, grid, offsets, collective, coords));
+std::shared_ptr<const Schedule> CommState::schedule(Collective collective, Algorithm algorithm) {
+  auto& cached = schedules_[{collective, algorithm.id()}];
+  if (!cached) cached = std::make_shared<const Schedule>(plan(algorithm, view(), collective));
   return cached;
 }
 
-const Figures& NeighborhoodState::figures(Collective collective, Algorithm algorithm_) {
-  auto [at, added] = figures_.try_emplace({collective, algorithm_});
-  if (added) at->second = neighborhood_figures(algorithm_, offsets, collective);
+const Figures& CommState::figures(Collective collective, Algorithm algorithm) {
+  auto [at, added] = figures_.try_emplace({collective, algorithm.id()});
+  if (added) at->second = neighborhood_figures(algorithm, offsets, collective);
   return at->second;
 }
 
 namespace {
 
+using Holder = std::shared_ptr<CommState>;  // the attribute's value points to one
+
+// MPI_Comm_dup: the duplicate gets its own library communicator, a duplicate of the original's
+// (made here, inside the user's collective MPI_Comm_dup, so that no later call has to communicate
+// to make it).
 int copy_state(MPI_Comm, int, void*, void* in, void* out, int* flag) {
   try {
-    *static_cast<void**>(out) = new NeighborhoodState(*static_cast<NeighborhoodState*>(in));
+    *static_cast<void**>(out) = new Holder((*static_cast<Holder*>(in))->duplicate());
     *flag = 1;
     return MPI_SUCCESS;
+  } catch (const Error& error) {
+    *flag = 0;
+    return error.mpi_code() != MPI_SUCCESS ? error.mpi_code() : MPI_ERR_INTERN;
   } catch (...) {
     *flag = 0;
     return MPI_ERR_NO_MEM;
@@ -76,11 +70,13 @@ int copy_state(MPI_Comm, int, void*, void* in, void* out, int* flag) {
 }
 
 int delete_state(MPI_Comm, int, void* value, void*) {
-  delete static_cast<NeighborhoodState*>(value);
+  auto* holder = static_cast<Holder*>(value);
+  (*holder)->mark_freed();
+  delete holder;
   return MPI_SUCCESS;
 }
 
-// Frees the neighborhood keyval when MPI_COMM_SELF goes at MPI_Finalize.
+// Frees the state keyval when MPI_COMM_SELF goes at MPI_Finalize.
 int free_keyvals(MPI_Comm, int own_keyval, void*, void* extra_state) {
   int state_keyval = static_cast<int>(reinterpret_cast<std::intptr_t>(extra_state));
   MPI_Comm_free_keyval(&state_keyval);
@@ -98,7 +94,7 @@ int make_state_keyval() {
   return keyval;
 }
 
-// The one piece of process-wide state: an MPI attribute key.
+// Process-wide: an MPI attribute key.
 int state_keyval() {
   static const int keyval = make_state_keyval();
   return keyval;
@@ -106,22 +102,23 @@ int state_keyval() {
 
 }  // namespace
 
-NeighborhoodState* find_state(MPI_Comm comm) {
+std::shared_ptr<CommState> find_state(MPI_Comm comm) {
   void* value = nullptr;
   int found = 0;
   check(MPI_Comm_get_attr(comm, state_keyval(), &value, &found), "MPI_Comm_get_attr");
-  return found ? static_cast<NeighborhoodState*>(value) : nullptr;
+  return found ? *static_cast<Holder*>(value) : nullptr;
 }
 
-void attach_state(MPI_Comm comm, std::unique_ptr<NeighborhoodState> state) {
-  check(MPI_Comm_set_attr(comm, state_keyval(), state.get()), "MPI_Comm_set_attr");
-  state.release();  // owned by the attribute now; delete_state frees it
+void attach_state(MPI_Comm comm, std::shared_ptr<CommState> state) {
+  auto holder = std::make_unique<Holder>(std::move(state));
+  check(MPI_Comm_set_attr(comm, state_keyval(), holder.get()), "MPI_Comm_set_attr");
+  holder.release();  // owned by the attribute now; delete_state frees it
 }
 
 namespace {
 
 Algorithm parse_or_throw(const std::string& name, const char* source) {
-  auto algorithm = parse_algorithm(name);
+  auto algorithm = Algorithm::parse(name);
   if (!algorithm) throw Error(Errc::info_value, std::string(source) + ": unknown algorithm '" + name + "'");
   return *algorithm;
 }
@@ -144,6 +141,12 @@ std::optional<Algorithm> algorithm_from_info(MPI_Info info) {
   check(MPI_Info_get(info, key, length + 1, value.data(), &found), "MPI_Info_get");
   value.resize(static_cast<std::size_t>(length));
   return parse_or_throw(value, "info key cartcoll_algorithm");
+}
+
+Algorithm effective_algorithm(MPI_Info info, Algorithm fallback) {
+  if (auto chosen = algorithm_from_environment()) return *chosen;
+  if (auto chosen = algorithm_from_info(info)) return *chosen;
+  return fallback;
 }
 
 }  // namespace cartcoll::detail

@@ -2,6 +2,7 @@
 // What a cartcoll communicator carries, as the value of an MPI attribute.
 #include <mpi.h>
 
+#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -13,65 +14,78 @@
 #include "cartcoll/cost.hpp"
 #include "cartcoll/plan.hpp"
 #include "cartcoll/topology.hpp"
+#include "library_comm.hpp"
 
 namespace cartcoll::detail {
 
 // Blocking and nonblocking calls run a schedule once; persistent requests start it many times.
 enum class CallKind { once, persistent };
 
-// What `auto` has learned on this communicator.
+// What `auto` has learned on this communicator. Every entry is made at a collective point from
+// values all processes share (see selection.hpp), so it is the same on every process.
 struct AutoChoices {
-  bool profile_read = false;
-  std::optional<CostModel> profile;     // from CARTCOLL_PROFILE: choose by the model, never measure
-  std::optional<CostModel> calibrated;  // for calls too large to measure
+  std::optional<CostModel> calibrated;  // for calls that may not or cannot measure
   std::map<std::tuple<Collective, int, CallKind>, Algorithm> measured;  // by family, size class, kind
 };
 
-struct NeighborhoodState {
-  Grid grid;
-  Offsets offsets;
-  std::optional<std::vector<int>> weights;
-  Algorithm algorithm;
-  int rank = 0;
-  std::vector<int> coords;
-  int tag_ub = 32767;
+// What is fixed at creation, read from the environment and the info argument there.
+struct Settings {
+  Algorithm algorithm = Algorithm::automatic();  // agreed by all processes at creation
+  std::optional<CostModel> profile;             // CARTCOLL_PROFILE: choose by this model, never measure
+  bool verbose_auto = false;                    // CARTCOLL_VERBOSE_AUTO
+  int max_tag = std::numeric_limits<int>::max();  // CARTCOLL_MAX_TAG (agreed), else MPI_TAG_UB
+};
 
-  NeighborhoodState(Grid grid, Offsets offsets, std::optional<std::vector<int>> weights, Algorithm algorithm,
-                    int rank);
-  // A copy for MPI_Comm_dup: same neighborhood, its own library communicator (made on first use).
-  NeighborhoodState(const NeighborhoodState& other);
-  NeighborhoodState& operator=(const NeighborhoodState&) = delete;
-  ~NeighborhoodState();
+class CommState {
+ public:
+  CommState(Grid grid, Offsets offsets, std::optional<std::vector<int>> weights, int rank, Settings settings,
+            std::shared_ptr<LibraryComm> library);
+  // The state of a duplicate (MPI_Comm_dup): the same neighborhood and what `auto` learned, its own
+  // library communicator (a duplicate of this one's) and tags.
+  std::unique_ptr<CommState> duplicate() const;
 
-  // The library's private duplicate of `user_comm`: its messages never match the user's.
-  MPI_Comm library_comm(MPI_Comm user_comm);
-  // Each collective call gets its own tag, so outstanding requests on one communicator never
-  // match each other's messages. Calls happen in the same order everywhere (MPI's collective rule).
-  int next_tag();
-  // Schedules depend on the neighborhood, not on buffers, so blocking calls reuse them.
+  const Grid grid;
+  const Offsets offsets;
+  const std::optional<std::vector<int>> weights;
+  const int rank;
+  const std::vector<int> coords;
+  const Settings settings;
+
+  CartesianView view() const { return {grid, offsets, coords}; }
+  Degrees degrees() const { return {offsets.count(), offsets.count()}; }
+  const std::shared_ptr<LibraryComm>& library() const noexcept { return library_; }
+  TagSpace& tags() noexcept { return tags_; }
+
+  // Schedules depend on the neighborhood, not on buffers, so calls reuse them.
   std::shared_ptr<const Schedule> schedule(Collective collective, Algorithm algorithm);
-  // The neighborhood's figures per algorithm, for `auto` (see cost.hpp).
+  // The neighborhood's figures per algorithm, for `auto`'s cost model (see cost.hpp).
   const Figures& figures(Collective collective, Algorithm algorithm);
 
   AutoChoices auto_choices;
-  // Struct datatypes shared by calls, and the temp buffer shared by blocking calls (a duplicate
-  // communicator starts with its own, empty).
+  // Struct datatypes shared by calls, and the temp blocks shared by blocking calls.
   TypeCache type_cache;
 
+  // When the user's communicator is freed: views that outlive it notice (freed()), and the library
+  // communicator goes as soon as no operation holds it any more.
+  void mark_freed() noexcept;
+  bool freed() const noexcept { return library_ == nullptr; }
+
  private:
-  MPI_Comm library_comm_ = MPI_COMM_NULL;
-  unsigned long long next_sequence_ = 0;
-  std::map<std::pair<Collective, Algorithm>, std::shared_ptr<const Schedule>> schedules_;
-  std::map<std::pair<Collective, Algorithm>, Figures> figures_;
+  std::shared_ptr<LibraryComm> library_;
+  TagSpace tags_;
+  std::map<std::pair<Collective, int>, std::shared_ptr<const Schedule>> schedules_;
+  std::map<std::pair<Collective, int>, Figures> figures_;
 };
 
 // The state attached to comm, or nullptr if comm carries none.
-NeighborhoodState* find_state(MPI_Comm comm);
-void attach_state(MPI_Comm comm, std::unique_ptr<NeighborhoodState> state);
+std::shared_ptr<CommState> find_state(MPI_Comm comm);
+void attach_state(MPI_Comm comm, std::shared_ptr<CommState> state);
 
 // The algorithm CARTCOLL_ALGORITHM names, if set (Error(Errc::info_value) for an unknown name).
 std::optional<Algorithm> algorithm_from_environment();
 // The algorithm the cartcoll_algorithm info key names, if set.
 std::optional<Algorithm> algorithm_from_info(MPI_Info info);
+// CARTCOLL_ALGORITHM, else the info key, else `fallback`.
+Algorithm effective_algorithm(MPI_Info info, Algorithm fallback);
 
 }  // namespace cartcoll::detail

@@ -9,26 +9,22 @@
 #include "../exec/block_arena.hpp"
 #include "../exec/mpi_check.hpp"
 #include "../exec/mpi_executor.hpp"
+#include "../util/median.hpp"
+#include "collective.hpp"
 
 namespace cartcoll::detail {
 
 namespace {
 
 // The user's buffers already take this much; the trial allocates it again (send and receive side)
-// plus the schedule's temp buffer, so it stays modest. Blocks are the same size everywhere (the
-// isomorphic contract), so every process reaches the same verdict.
-constexpr std::size_t scratch_budget = std::size_t{64} << 20;
+// plus the schedule's temp blocks, so it stays modest.
+constexpr long long scratch_budget = 64LL << 20;
 constexpr int warm_ups = 2;
 // Oversubscribed machines time a run within ±20 %: as many runs as fit in a quarter of a second,
 // at least 7 (large blocks), at most 31 (small ones).
 constexpr int fewest_runs = 7, most_runs = 31;
 constexpr double run_budget_seconds = 0.25;
 constexpr double tie_margin = 0.02;
-
-double median(std::vector<double> values) {
-  std::nth_element(values.begin(), values.begin() + static_cast<long>(values.size() / 2), values.end());
-  return values[values.size() / 2];
-}
 
 // One candidate as the call would run it: a blocking call posts its messages afresh each time
 // (with its datatypes from the communicator's cache after the first); a persistent request builds
@@ -43,15 +39,16 @@ class Candidate {
 
   // One barrier-aligned run, in seconds.
   double run() {
-    check(MPI_Barrier(comm_), "MPI_Barrier");
+    barrier(comm_);
+    ProgressEngine& engine = ProgressEngine::instance();
     const double start = MPI_Wtime();
     if (persistent_) {
       persistent_->start();
-      persistent_->wait();
+      engine.wait(*persistent_);
     } else {
       Execution execution(*schedule_, *layout_, comm_, tag_, Execution::Mode::once, {&cache_, true});
       execution.start();
-      execution.wait();
+      engine.wait(execution);
     }
     return MPI_Wtime() - start;
   }
@@ -65,36 +62,30 @@ class Candidate {
   TypeCache cache_;  // as the communicator's cache serves repeated blocking calls
 };
 
-long long received_bytes(const Layout& layout) {
+long long bytes_in(std::span<const BlockSpec> blocks) {
   long long total = 0;
-  for (const BlockSpec& block : layout.recv) {
-    int size = 0;
-    check(MPI_Type_size(block.type, &size), "MPI_Type_size");
-    total += static_cast<long long>(size) * block.count;
-  }
+  for (const BlockSpec& block : blocks) total += bytes_of(block);
   return total;
 }
 
-// With CARTCOLL_VERBOSE_AUTO set, rank 0 says what it measured and chose (every rank has the
-// same figures after the allreduce).
-void report(MPI_Comm comm, const Layout& layout, std::span<const Algorithm> candidates,
+// With CARTCOLL_VERBOSE_AUTO set at creation, rank 0 says what it measured and chose (every rank
+// has the same figures after the allreduce).
+void report(const CommState& state, const Layout& layout, std::span<const Algorithm> candidates,
             std::span<const double> medians, int runs, Algorithm chosen) {
-  int rank = 0;
-  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  if (rank != 0 || std::getenv("CARTCOLL_VERBOSE_AUTO") == nullptr) return;
+  if (state.rank != 0 || !state.settings.verbose_auto) return;
   std::ostringstream line;
   line << "cartcoll auto: " << (layout.collective == Collective::alltoall ? "alltoall" : "allgather") << ", "
-       << received_bytes(layout) << " bytes received per call, median of " << runs << " runs:";
+       << bytes_in(layout.recv) << " bytes received per call, median of " << runs << " runs:";
   for (std::size_t c = 0; c < candidates.size(); ++c)
-    line << ' ' << algorithm_name(candidates[c]) << ' ' << medians[c] * 1e6 << " us;";
-  line << " chose " << algorithm_name(chosen) << '\n';
+    line << ' ' << candidates[c].name() << ' ' << medians[c] * 1e6 << " us;";
+  line << " chose " << chosen.name() << '\n';
   std::fputs(line.str().c_str(), stderr);
 }
 
 // Every process must run as often as the others: the warm-ups' duration, maximum over processes,
 // decides how many runs fit the budget.
 int agreed_runs(double warm_up_seconds, MPI_Comm comm) {
-  check(MPI_Allreduce(MPI_IN_PLACE, &warm_up_seconds, 1, MPI_DOUBLE, MPI_MAX, comm), "MPI_Allreduce");
+  allreduce_max(comm, std::span<double>(&warm_up_seconds, 1));
   const double per_run = std::max(warm_up_seconds / warm_ups, 1e-9);
   return static_cast<int>(std::clamp(run_budget_seconds / per_run, double{fewest_runs}, double{most_runs}));
 }
@@ -111,38 +102,54 @@ std::pair<std::vector<double>, int> median_times(std::vector<Candidate>& runners
   std::vector<double> times(runners.size() * per_candidate);
   for (std::size_t run = 0; run < per_candidate; ++run)
     for (std::size_t c = 0; c < runners.size(); ++c) times[c * per_candidate + run] = runners[c].run();
-  check(MPI_Allreduce(MPI_IN_PLACE, times.data(), static_cast<int>(times.size()), MPI_DOUBLE, MPI_MAX, comm),
-        "MPI_Allreduce");
+  allreduce_max(comm, times);
   std::vector<double> medians;
   for (std::size_t c = 0; c < runners.size(); ++c)
-    medians.push_back(median({times.begin() + static_cast<long>(c * per_candidate),
-                              times.begin() + static_cast<long>((c + 1) * per_candidate)}));
+    medians.push_back(median(std::span<const double>(times).subspan(c * per_candidate, per_candidate)));
   return {medians, runs};
 }
 
+// The tags of the candidates' runs, held for the trial.
+class TrialTags {
+ public:
+  explicit TrialTags(TagSpace& tags) : tags_(tags) {}
+  ~TrialTags() {
+    for (int tag : taken_) tags_.release_ephemeral(tag);
+  }
+  TrialTags(const TrialTags&) = delete;
+  TrialTags& operator=(const TrialTags&) = delete;
+  int take() { return taken_.emplace_back(tags_.take_ephemeral()); }
+
+ private:
+  TagSpace& tags_;
+  std::vector<int> taken_;
+};
+
 }  // namespace
 
-std::optional<Algorithm> fastest_by_trial(NeighborhoodState& state, MPI_Comm library_comm, const Layout& layout,
-                                          std::span<const Algorithm> candidates, CallKind kind) {
+std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout, CallKind kind) {
+  const std::vector<Algorithm> candidates = auto_candidates(layout.collective);
+  const MPI_Comm comm = state.library()->get();
   int size = 0;
-  check(MPI_Comm_size(library_comm, &size), "MPI_Comm_size");
-  if (size == 1) return candidates.front();  // every neighbor is the process itself: only copies
-  if (BlockArena::bytes_for(layout.send) + BlockArena::bytes_for(layout.recv) > scratch_budget) return std::nullopt;
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  if (size == 1 || candidates.size() == 1) return candidates.front();  // nothing to choose
+  if (bytes_in(layout.send) + bytes_in(layout.recv) > scratch_budget) return std::nullopt;
   const BlockArena send(layout.send), recv(layout.recv);
   Layout scratch{layout.collective, {send.blocks().begin(), send.blocks().end()},
                  {recv.blocks().begin(), recv.blocks().end()}};
   std::vector<std::shared_ptr<const Schedule>> schedules;
   std::vector<Candidate> runners;
+  TrialTags tags(state.tags());
   runners.reserve(candidates.size());
   for (Algorithm candidate : candidates) {
     schedules.push_back(state.schedule(layout.collective, candidate));
-    runners.emplace_back(*schedules.back(), scratch, library_comm, state.next_tag(), kind);
+    runners.emplace_back(*schedules.back(), scratch, comm, tags.take(), kind);
   }
-  const auto [medians, runs] = median_times(runners, library_comm);
+  const auto [medians, runs] = median_times(runners, comm);
   std::size_t best = 0;
   for (std::size_t c = 1; c < medians.size(); ++c)
     if (medians[c] < medians[best] * (1 - tie_margin)) best = c;
-  report(library_comm, layout, candidates, medians, runs, candidates[best]);
+  report(state, layout, candidates, medians, runs, candidates[best]);
   return candidates[best];
 }
 

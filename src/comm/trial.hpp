@@ -4,7 +4,6 @@
 #include <mpi.h>
 
 #include <optional>
-#include <span>
 
 #include "cartcoll/layout.hpp"
 #include "cartcoll/plan.hpp"
@@ -12,10 +11,11 @@
 
 namespace cartcoll::detail {
 
-// Collective over `library_comm`. Every process returns the same algorithm: the one whose median
-// time, taken as the maximum over processes, is lowest; the first candidate keeps ties within
-// 2 %. nullopt, on every process alike, when the scratch buffers would exceed the budget.
-std::optional<Algorithm> fastest_by_trial(NeighborhoodState& state, MPI_Comm library_comm, const Layout& layout,
-                                          std::span<const Algorithm> candidates, CallKind kind);
+// Collective over the state's library communicator. Every process returns the same algorithm: the
+// one whose median time, taken as the maximum over processes, is lowest; the first candidate keeps
+// ties within 2 %. nullopt, on every process alike, when the call's blocks hold more bytes than the
+// scratch budget (decided from the bytes, which are equal everywhere, never from extents, which a
+// process's datatypes may stretch).
+std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout, CallKind kind);
 
 }  // namespace cartcoll::detail

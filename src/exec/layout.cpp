@@ -35,23 +35,6 @@ void require_size(std::span<const T> values, int t, const char* what) {
     throw Error(Errc::arg, std::string(what) + " has fewer than t entries");
 }
 
-long long bytes_of(const BlockSpec& block) {
-  int size = 0;
-  detail::check(MPI_Type_size(block.type, &size), "MPI_Type_size");
-  return static_cast<long long>(size) * block.count;
-}
-
-// Every process uses the same block sizes and they match pairwise (send i here = receive i at the
-// target), so a local mismatch is already a contract violation; catching it here avoids a truncation
-// or a hang later.
-void require_matching_sizes(const Layout& layout) {
-  for (std::size_t i = 0; i < layout.recv.size(); ++i) {
-    const BlockSpec& sent = layout.send[layout.collective == Collective::allgather ? 0 : i];
-    if (bytes_of(sent) != bytes_of(layout.recv[i]))
-      throw Error(Errc::count, "send and receive block " + std::to_string(i) + " differ in size");
-  }
-}
-
 BlockSpec block_at(MPI_Aint base, MPI_Aint displacement, int count, MPI_Datatype type) {
   return {MPI_Aint_add(base, displacement), count, type};
 }
@@ -98,55 +81,61 @@ std::vector<BlockSpec> general(int t, const void* buffer, std::span<const int> c
   return blocks;
 }
 
-Layout finish(Collective collective, std::vector<BlockSpec> send, std::vector<BlockSpec> recv) {
-  Layout layout{collective, std::move(send), std::move(recv)};
-  require_matching_sizes(layout);
-  return layout;
-}
-
 std::vector<BlockSpec> single(const void* buffer, int count, MPI_Datatype type) {
   return regular(1, buffer, count, type, "send block");
 }
 
 }  // namespace
 
-Layout alltoall(int t, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+Layout alltoall(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype) {
-  return finish(Collective::alltoall, regular(t, sendbuf, sendcount, sendtype, "send blocks"),
-                regular(t, recvbuf, recvcount, recvtype, "receive blocks"));
+  return {Collective::alltoall, regular(degrees.destinations, sendbuf, sendcount, sendtype, "send blocks"),
+          regular(degrees.sources, recvbuf, recvcount, recvtype, "receive blocks")};
 }
 
-Layout alltoallv(int t, const void* sendbuf, std::span<const int> sendcounts, std::span<const int> sdispls,
+Layout alltoallv(Degrees degrees, const void* sendbuf, std::span<const int> sendcounts, std::span<const int> sdispls,
                  MPI_Datatype sendtype, void* recvbuf, std::span<const int> recvcounts,
                  std::span<const int> rdispls, MPI_Datatype recvtype) {
-  return finish(Collective::alltoall, irregular(t, sendbuf, sendcounts, sdispls, sendtype, "send blocks"),
-                irregular(t, recvbuf, recvcounts, rdispls, recvtype, "receive blocks"));
+  return {Collective::alltoall, irregular(degrees.destinations, sendbuf, sendcounts, sdispls, sendtype, "send blocks"),
+          irregular(degrees.sources, recvbuf, recvcounts, rdispls, recvtype, "receive blocks")};
 }
 
-Layout alltoallw(int t, const void* sendbuf, std::span<const int> sendcounts, std::span<const MPI_Aint> sdispls,
-                 std::span<const MPI_Datatype> sendtypes, void* recvbuf, std::span<const int> recvcounts,
-                 std::span<const MPI_Aint> rdispls, std::span<const MPI_Datatype> recvtypes) {
-  return finish(Collective::alltoall, general(t, sendbuf, sendcounts, sdispls, sendtypes, "send blocks"),
-                general(t, recvbuf, recvcounts, rdispls, recvtypes, "receive blocks"));
+Layout alltoallw(Degrees degrees, const void* sendbuf, std::span<const int> sendcounts,
+                 std::span<const MPI_Aint> sdispls, std::span<const MPI_Datatype> sendtypes, void* recvbuf,
+                 std::span<const int> recvcounts, std::span<const MPI_Aint> rdispls,
+                 std::span<const MPI_Datatype> recvtypes) {
+  return {Collective::alltoall,
+          general(degrees.destinations, sendbuf, sendcounts, sdispls, sendtypes, "send blocks"),
+          general(degrees.sources, recvbuf, recvcounts, rdispls, recvtypes, "receive blocks")};
 }
 
-Layout allgather(int t, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+Layout allgather(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype) {
-  return finish(Collective::allgather, single(sendbuf, sendcount, sendtype),
-                regular(t, recvbuf, recvcount, recvtype, "receive blocks"));
+  return {Collective::allgather, single(sendbuf, sendcount, sendtype),
+          regular(degrees.sources, recvbuf, recvcount, recvtype, "receive blocks")};
 }
 
-Layout allgatherv(int t, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+Layout allgatherv(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   std::span<const int> recvcounts, std::span<const int> displs, MPI_Datatype recvtype) {
-  return finish(Collective::allgather, single(sendbuf, sendcount, sendtype),
-                irregular(t, recvbuf, recvcounts, displs, recvtype, "receive blocks"));
+  return {Collective::allgather, single(sendbuf, sendcount, sendtype),
+          irregular(degrees.sources, recvbuf, recvcounts, displs, recvtype, "receive blocks")};
 }
 
-Layout allgatherw(int t, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+Layout allgatherw(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   std::span<const int> recvcounts, std::span<const MPI_Aint> displs,
                   std::span<const MPI_Datatype> recvtypes) {
-  return finish(Collective::allgather, single(sendbuf, sendcount, sendtype),
-                general(t, recvbuf, recvcounts, displs, recvtypes, "receive blocks"));
+  return {Collective::allgather, single(sendbuf, sendcount, sendtype),
+          general(degrees.sources, recvbuf, recvcounts, displs, recvtypes, "receive blocks")};
 }
 
 }  // namespace cartcoll::layout
+
+namespace cartcoll {
+
+long long bytes_of(const BlockSpec& block) {
+  int size = 0;
+  detail::check(MPI_Type_size(block.type, &size), "MPI_Type_size");
+  return static_cast<long long>(size) * block.count;
+}
+
+}  // namespace cartcoll

@@ -15,22 +15,26 @@ void* pointer_of(MPI_Aint address) { return reinterpret_cast<void*>(static_cast<
 
 Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Mode mode, Reuse reuse)
     : layout_(&layout), comm_(comm), tag_(tag), mode_(mode), reuse_(reuse) {
-  if (const int slots = schedule.temp_slots(); slots > 0) layout_temp(slots);
+  if (layout.send.size() != static_cast<std::size_t>(schedule.send_blocks) ||
+      layout.recv.size() != static_cast<std::size_t>(schedule.recv_blocks))
+    throw Error(Errc::arg, "the call's blocks do not match the schedule's");
+  layout_temps(schedule);
   for (const Phase& phase : schedule.phases) lower_phase(phase);
   layout_ = nullptr;  // everything needed has been copied out; the caller's Layout may go
 }
 
-// Temp slot i holds what receive block i holds, with the same datatype, so that forwarding keeps
-// type signatures intact (000 section 3.1, 002 Algorithm 1).
-void Execution::layout_temp(int slots) {
+// Temp block i gets the count and datatype of the call block the schedule declares it like.
+void Execution::layout_temps(const Schedule& schedule) {
+  if (schedule.temps.empty()) return;
   std::vector<BlockSpec> like;
-  for (int slot = 0; slot < slots; ++slot) like.push_back(layout_->recv[static_cast<std::size_t>(slot) % layout_->recv.size()]);
+  like.reserve(schedule.temps.size());
+  for (const TempBlock& temp : schedule.temps) like.push_back(resolve({temp.like, temp.index}));
   if (const BlockArena* shared = reuse_.cache && reuse_.temp ? reuse_.cache->temp_like(like) : nullptr) {
     temp_blocks_ = shared->blocks();
     return;
   }
-  own_temp_ = BlockArena(like);
-  temp_blocks_ = own_temp_.blocks();
+  own_temps_ = BlockArena(like);
+  temp_blocks_ = own_temps_.blocks();
 }
 
 BlockSpec Execution::resolve(BlockRef ref) const {
@@ -46,29 +50,27 @@ BlockSpec Execution::resolve(BlockRef ref) const {
 }
 
 // A single block goes as it is; several become one struct datatype over absolute addresses.
-Execution::Message Execution::lower(const Transfer& transfer, bool is_send) {
-  if (transfer.blocks.size() == 1) {
-    const BlockSpec block = resolve(transfer.blocks.front());
-    return {pointer_of(block.address), block.count, block.type, transfer.peer, is_send};
+Execution::Lowered Execution::lower(const Message& message) {
+  if (message.blocks.size() == 1) {
+    const BlockSpec block = resolve(message.blocks.front());
+    return {pointer_of(block.address), block.count, block.type, message.peer};
   }
   std::vector<BlockSpec> blocks;
-  for (const BlockRef& ref : transfer.blocks) blocks.push_back(resolve(ref));
+  blocks.reserve(message.blocks.size());
+  for (const BlockRef& ref : message.blocks) blocks.push_back(resolve(ref));
   if (reuse_.cache != nullptr)
     if (auto shared = reuse_.cache->struct_of(blocks)) {
       shared_types_.push_back(std::move(shared));
-      return {MPI_BOTTOM, 1, shared_types_.back()->get(), transfer.peer, is_send};
+      return {MPI_BOTTOM, 1, shared_types_.back()->get(), message.peer};
     }
   owned_types_.push_back(committed_struct(blocks));
-  return {MPI_BOTTOM, 1, owned_types_.back().get(), transfer.peer, is_send};
+  return {MPI_BOTTOM, 1, owned_types_.back().get(), message.peer};
 }
 
 void Execution::lower_phase(const Phase& phase) {
   LoweredPhase lowered;
-  for (const Round& round : phase.rounds)
-    if (round.recv.peer != no_peer) lowered.messages.push_back(lower(round.recv, false));
-  for (const Round& round : phase.rounds)
-    if (round.send.peer != no_peer) lowered.messages.push_back(lower(round.send, true));
-  lowered.requests.assign(lowered.messages.size(), MPI_REQUEST_NULL);
+  for (const Message& receive : phase.recvs) lowered.recvs.push_back(lower(receive));
+  for (const Message& send : phase.sends) lowered.sends.push_back(lower(send));
   for (const Copy& copy : phase.copies) {
     const BlockSpec from = resolve(copy.from);
     int size = 0;
@@ -78,40 +80,45 @@ void Execution::lower_phase(const Phase& phase) {
     pack_scratch_.resize(std::max(pack_scratch_.size(), static_cast<std::size_t>(size)));
   }
   if (mode_ == Mode::persistent) {
-    for (std::size_t m = 0; m < lowered.messages.size(); ++m) {
-      const Message& message = lowered.messages[m];
-      RequestSlot& slot = lowered.persistent.emplace_back();
-      if (message.is_send)
-        check(MPI_Send_init(message.buffer, message.count, message.type, message.peer, tag_, comm_, slot.out()),
-              "MPI_Send_init");
-      else
-        check(MPI_Recv_init(message.buffer, message.count, message.type, message.peer, tag_, comm_, slot.out()),
-              "MPI_Recv_init");
-      lowered.requests[m] = *slot.out();
-    }
+    for (const Lowered& m : lowered.recvs)
+      check(MPI_Recv_init(m.buffer, m.count, m.type, m.peer, tag_, comm_, lowered.persistent.emplace_back().out()),
+            "MPI_Recv_init");
+    for (const Lowered& m : lowered.sends)
+      check(MPI_Send_init(m.buffer, m.count, m.type, m.peer, tag_, comm_, lowered.persistent.emplace_back().out()),
+            "MPI_Send_init");
+    for (RequestSlot& slot : lowered.persistent) lowered.handles.push_back(*slot.out());
   }
   phases_.push_back(std::move(lowered));
 }
 
-void Execution::begin_phase() {
+void Execution::start() {
+  current_ = 0;
+  posted_ = false;
+  ProgressEngine::instance().start(*this);
+}
+
+// Receives first, so that an eager send from a peer finds its receive posted where possible.
+void Execution::post_phase(ProgressEngine& engine) {
   LoweredPhase& phase = phases_[current_];
   if (mode_ == Mode::persistent) {
-    if (!phase.requests.empty())
-      check(MPI_Startall(static_cast<int>(phase.requests.size()), phase.requests.data()), "MPI_Startall");
+    if (phase.handles.empty()) return;
+    check(MPI_Startall(static_cast<int>(phase.handles.size()), phase.handles.data()), "MPI_Startall");
+    for (MPI_Request handle : phase.handles) engine.post(*this, handle, ProgressEngine::Kind::started_persistent);
     return;
   }
-  for (std::size_t m = 0; m < phase.messages.size(); ++m) {
-    const Message& message = phase.messages[m];
-    if (message.is_send)
-      check(MPI_Isend(message.buffer, message.count, message.type, message.peer, tag_, comm_, &phase.requests[m]),
-            "MPI_Isend");
-    else
-      check(MPI_Irecv(message.buffer, message.count, message.type, message.peer, tag_, comm_, &phase.requests[m]),
-            "MPI_Irecv");
+  for (const Lowered& m : phase.recvs) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check(MPI_Irecv(m.buffer, m.count, m.type, m.peer, tag_, comm_, &request), "MPI_Irecv");
+    engine.post(*this, request, ProgressEngine::Kind::owned_by_engine);
+  }
+  for (const Lowered& m : phase.sends) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    check(MPI_Isend(m.buffer, m.count, m.type, m.peer, tag_, comm_, &request), "MPI_Isend");
+    engine.post(*this, request, ProgressEngine::Kind::owned_by_engine);
   }
 }
 
-void Execution::finish_phase() {
+void Execution::run_copies() {
   for (const auto& [from, to] : phases_[current_].copies) {
     int position = 0;
     const int capacity = static_cast<int>(pack_scratch_.size());
@@ -121,38 +128,25 @@ void Execution::finish_phase() {
     check(MPI_Unpack(pack_scratch_.data(), capacity, &position, pointer_of(to.address), to.count, to.type, comm_),
           "MPI_Unpack");
   }
-  ++current_;
 }
 
-void Execution::start() {
-  current_ = 0;
-  active_ = true;
-  if (!phases_.empty()) begin_phase();
-}
-
-bool Execution::test() {
-  while (active_ && current_ < phases_.size()) {
-    LoweredPhase& phase = phases_[current_];
-    int done = 0;
-    check(MPI_Testall(static_cast<int>(phase.requests.size()), phase.requests.data(), &done, MPI_STATUSES_IGNORE),
-          "MPI_Testall");
-    if (!done) return false;
-    finish_phase();
-    if (current_ < phases_.size()) begin_phase();
+// Called with nothing outstanding: the current phase has completed (or was not posted yet).
+void Execution::advance(ProgressEngine& engine) noexcept {
+  try {
+    while (current_ < phases_.size()) {
+      if (!posted_) {
+        posted_ = true;
+        post_phase(engine);
+        if (waiting()) return;
+      }
+      run_copies();
+      ++current_;
+      posted_ = false;
+    }
+    finish();
+  } catch (const Error& error) {
+    fail(error.mpi_code() != MPI_SUCCESS ? error.mpi_code() : MPI_ERR_INTERN);
   }
-  active_ = false;
-  return true;
-}
-
-void Execution::wait() {
-  while (active_ && current_ < phases_.size()) {
-    LoweredPhase& phase = phases_[current_];
-    check(MPI_Waitall(static_cast<int>(phase.requests.size()), phase.requests.data(), MPI_STATUSES_IGNORE),
-          "MPI_Waitall");
-    finish_phase();
-    if (current_ < phases_.size()) begin_phase();
-  }
-  active_ = false;
 }
 
 }  // namespace cartcoll::detail

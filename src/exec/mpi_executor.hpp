@@ -1,77 +1,77 @@
 #pragma once
-// The MPI executor: lowers a Schedule plus a Layout to one send and one receive per round (a struct
-// datatype over the round's blocks where it has more than one) and runs the phases in order.
+// The MPI executor: lowers a Schedule plus a Layout to MPI messages (one struct datatype over a
+// message's blocks where it has more than one) and runs the phases in order, advanced by the
+// process's progress engine (progress.hpp).
 #include <mpi.h>
 
 #include <cstddef>
 #include <memory>
 #include <vector>
 
+#include "block_arena.hpp"
 #include "cartcoll/layout.hpp"
 #include "cartcoll/schedule.hpp"
-#include "block_arena.hpp"
 #include "mpi_handles.hpp"
+#include "progress.hpp"
 #include "type_cache.hpp"
 
 namespace cartcoll::detail {
 
 // What an execution may take from a TypeCache instead of making its own: struct datatypes (any
-// call), and the temp buffer (only a blocking call: nonblocking ones may overlap).
+// call), and the temp blocks (only a blocking call: nonblocking ones may overlap).
 struct Reuse {
   TypeCache* cache = nullptr;
   bool temp = false;
 };
 
-class Execution {
+class Execution : public Progressing {
  public:
   // once: each start posts MPI_Isend/MPI_Irecv. persistent: MPI_Send_init/MPI_Recv_init are built
   // here and every start is an MPI_Startall per phase.
   enum class Mode { once, persistent };
 
   Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Mode mode, Reuse reuse = {});
-  Execution(const Execution&) = delete;
-  Execution& operator=(const Execution&) = delete;
 
+  // Starts the schedule through the engine; wait or test it there.
   void start();
-  bool test();  // progresses through completed phases; true when the whole schedule is done
-  void wait();
-  bool active() const noexcept { return active_; }
+  bool active() const noexcept { return !complete(); }
 
  private:
-  struct Message {
+  struct Lowered {
     void* buffer;
     int count;
     MPI_Datatype type;
     int peer;
-    bool is_send;
   };
   struct LoweredPhase {
-    std::vector<Message> messages;  // receives first, then sends
-    std::vector<MPI_Request> requests;
-    std::vector<RequestSlot> persistent;  // owns the persistent requests, if any
+    std::vector<Lowered> recvs, sends;
+    std::vector<RequestSlot> persistent;  // mode persistent: receives first, then sends
+    std::vector<MPI_Request> handles;     // the persistent requests' handles, for MPI_Startall
     std::vector<std::pair<BlockSpec, BlockSpec>> copies;
   };
 
-  BlockSpec resolve(BlockRef ref) const;
-  Message lower(const Transfer& transfer, bool is_send);
-  void lower_phase(const Phase& phase);
-  void layout_temp(int slots);
-  void begin_phase();
-  void finish_phase();
+  void advance(ProgressEngine& engine) noexcept override;
+  void post_phase(ProgressEngine& engine);
+  void run_copies();
 
-  const Layout* layout_ = nullptr;
+  BlockSpec resolve(BlockRef ref) const;
+  Lowered lower(const Message& message);
+  void lower_phase(const Phase& phase);
+  void layout_temps(const Schedule& schedule);
+
+  const Layout* layout_ = nullptr;  // only while constructing
   MPI_Comm comm_;
   int tag_;
   Mode mode_;
+  Reuse reuse_;
   std::vector<LoweredPhase> phases_;
   std::vector<Datatype> owned_types_;
-  Reuse reuse_;
   std::vector<std::shared_ptr<const Datatype>> shared_types_;
-  BlockArena own_temp_;
-  std::span<const BlockSpec> temp_blocks_;  // own_temp_'s or the cache's
+  BlockArena own_temps_;
+  std::span<const BlockSpec> temp_blocks_;  // own_temps_'s or the cache's
   std::vector<std::byte> pack_scratch_;
   std::size_t current_ = 0;
-  bool active_ = false;
+  bool posted_ = false;  // the current phase's messages are posted
 };
 
 }  // namespace cartcoll::detail

@@ -10,14 +10,9 @@
 #include "forwarding.hpp"
 #include "mesh_reach.hpp"
 
-namespace cartcoll {
+namespace cartcoll::detail {
 
 namespace {
-
-using detail::MeshReach;
-
-using detail::add_round;
-using detail::home;
 
 Schedule combining_alltoall(const Grid& grid, const Offsets& offsets, std::span<const int> coords) {
   const int t = offsets.count(), d = grid.ndims(), self = grid.rank_of(coords);
@@ -29,28 +24,29 @@ Schedule combining_alltoall(const Grid& grid, const Offsets& offsets, std::span<
   for (int i = 0; i < t; ++i)
     for (int c : offsets[i]) moves[static_cast<std::size_t>(i)] += c != 0 ? 1 : 0;
   const std::vector<int> total = moves;
-  Schedule schedule{Collective::alltoall, t, std::vector<Phase>(static_cast<std::size_t>(d))};
+  Schedule schedule{Collective::alltoall, t, t, {}, std::vector<Phase>(static_cast<std::size_t>(d))};
   for (int k = 0; k < d; ++k) {
     const auto dim = static_cast<std::size_t>(k);
     Phase& phase = schedule.phases[dim];
-    for (const auto& [c, members] : detail::group_by(all, [&](int i) { return offsets[i][dim]; })) {
+    for (const auto& [c, members] : group_by(all, [&](int i) { return offsets[i][dim]; })) {
       if (c == 0) continue;
-      Transfer send, recv;
+      std::vector<BlockRef> send, receive;
       for (int i : members) {
         const auto slot = static_cast<std::size_t>(i);
         const bool first = moves[slot] == total[slot];
         if (reach.prefix_back(i, k) && reach.suffix_ahead(i, k))
-          send.blocks.push_back(first ? BlockRef{Buffer::send, i} : home(reach, t, d, i, moves[slot]));
+          send.push_back(first ? BlockRef{Buffer::send, i} : home(reach, t, d, i, moves[slot]));
         if (reach.prefix_back(i, k) && reach.in_range(k, -static_cast<long long>(c)) && reach.suffix_ahead(i, k + 1))
-          recv.blocks.push_back(home(reach, t, d, i, moves[slot] - 1));
+          receive.push_back(home(reach, t, d, i, moves[slot] - 1));
       }
-      add_round(phase, self, detail::neighbor_along(grid, coords, k, c), detail::neighbor_along(grid, coords, k, -c),
-                std::move(send), std::move(recv));
+      add_move(phase, self, neighbor_along(grid, coords, k, c), neighbor_along(grid, coords, k, -c), std::move(send),
+               std::move(receive));
       for (int i : members) --moves[static_cast<std::size_t>(i)];
     }
   }
   for (int i = 0; i < t; ++i)
     if (total[static_cast<std::size_t>(i)] == 0) schedule.phases.back().copies.push_back({{Buffer::send, i}, {Buffer::recv, i}});
+  declare_home_temps(schedule);
   return schedule;
 }
 
@@ -60,7 +56,7 @@ class AllgatherPlanner {
       : grid_(grid),
         offsets_(offsets),
         coords_(coords),
-        tree_(detail::build_allgather_tree(offsets, order)),
+        tree_(build_allgather_tree(offsets, order)),
         reach_(grid, offsets, coords, tree_.order),
         t_(offsets.count()),
         d_(grid.ndims()),
@@ -68,9 +64,10 @@ class AllgatherPlanner {
         moves_ahead_(count_moves_ahead()) {}
 
   Schedule plan() {
-    Schedule schedule{Collective::allgather, t_, std::vector<Phase>(static_cast<std::size_t>(d_))};
+    Schedule schedule{Collective::allgather, 1, t_, {}, std::vector<Phase>(static_cast<std::size_t>(d_))};
     for (int level = 0; level < d_; ++level) plan_level(level, schedule.phases[static_cast<std::size_t>(level)]);
-    detail::add_leaf_copies(schedule.phases.back(), tree_, reach_, d_);
+    add_leaf_copies(schedule.phases.back(), tree_, reach_, d_);
+    declare_home_temps(schedule);
     return schedule;
   }
 
@@ -87,15 +84,15 @@ class AllgatherPlanner {
       }
     return moves;
   }
-  int moves_from(const detail::TreeNode& node, int level) const {
+  int moves_from(const TreeNode& node, int level) const {
     return moves_ahead_[static_cast<std::size_t>(node.representative) * (static_cast<std::size_t>(d_) + 1) +
                         static_cast<std::size_t>(level)];
   }
-  BlockRef storage(const detail::TreeNode& node, int level) const {
+  BlockRef storage(const TreeNode& node, int level) const {
     if (node.zero_chain) return {Buffer::send, 0};
     return home(reach_, t_, d_, node.representative, moves_from(node, level));
   }
-  bool any_target(const detail::TreeNode& node, int level) const { return detail::any_target(reach_, node, level); }
+  bool any_target(const TreeNode& node, int level) const { return detail::any_target(reach_, node, level); }
 
   void plan_level(int level, Phase& phase) {
     const int dim = tree_.order[static_cast<std::size_t>(level)];
@@ -107,35 +104,40 @@ class AllgatherPlanner {
         if (below[static_cast<std::size_t>(child)].value != 0) edges.push_back({n, child});
     std::vector<int> edge_ids(edges.size());
     std::iota(edge_ids.begin(), edge_ids.end(), 0);
-    for (const auto& [c, ids] : detail::group_by(edge_ids, [&](int e) { return below[static_cast<std::size_t>(edges[static_cast<std::size_t>(e)].second)].value; })) {
-      Transfer send, recv;
+    for (const auto& [c, ids] : group_by(edge_ids, [&](int e) { return below[static_cast<std::size_t>(edges[static_cast<std::size_t>(e)].second)].value; })) {
+      std::vector<BlockRef> send, receive;
       for (int e : ids) {
         const auto& node = nodes[static_cast<std::size_t>(edges[static_cast<std::size_t>(e)].first)];
         const auto& child = below[static_cast<std::size_t>(edges[static_cast<std::size_t>(e)].second)];
         const bool origin = node.zero_chain || reach_.prefix_back(node.representative, level);
-        if (origin && any_target(child, level)) send.blocks.push_back(storage(node, level));
+        if (origin && any_target(child, level)) send.push_back(storage(node, level));
         if (origin && reach_.in_range(dim, -static_cast<long long>(c)) && any_target(child, level + 1))
-          recv.blocks.push_back(storage(child, level + 1));
+          receive.push_back(storage(child, level + 1));
       }
-      add_round(phase, self_, detail::neighbor_along(grid_, coords_, dim, c),
-                detail::neighbor_along(grid_, coords_, dim, -c), std::move(send), std::move(recv));
+      add_move(phase, self_, neighbor_along(grid_, coords_, dim, c), neighbor_along(grid_, coords_, dim, -c),
+               std::move(send), std::move(receive));
     }
   }
 
   const Grid& grid_;
   const Offsets& offsets_;
   std::span<const int> coords_;
-  detail::AllgatherTree tree_;
+  AllgatherTree tree_;
   MeshReach reach_;
   int t_, d_, self_;
   std::vector<int> moves_ahead_;
 };
 
-}  // namespace
-
-Schedule plan_combining(const Grid& grid, const Offsets& offsets, Collective collective, std::span<const int> coords) {
-  if (collective == Collective::alltoall) return combining_alltoall(grid, offsets, coords);
-  return AllgatherPlanner(grid, offsets, coords, detail::best_allgather_order(offsets)).plan();
+Schedule plan_combining(const CartesianView& view, Collective collective) {
+  if (collective == Collective::alltoall) return combining_alltoall(view.grid, view.offsets, view.coords);
+  return AllgatherPlanner(view.grid, view.offsets, view.coords, best_allgather_order(view.offsets)).plan();
 }
 
-}  // namespace cartcoll
+}  // namespace
+
+extern const PlannerEntry combining_planner{
+    "combining",
+    "000's message combining (002's torus direct): d phases, one message per distinct non-zero coordinate",
+    true, true, true, plan_combining};
+
+}  // namespace cartcoll::detail

@@ -11,13 +11,15 @@ Figures figures_of(const Schedule& schedule) {
   Figures figures;
   figures.phases = schedule.communication_phases();
   figures.messages = schedule.messages();
-  figures.sends_per_block.assign(static_cast<std::size_t>(schedule.block_count), 0);
+  figures.sends_of_send_block.assign(static_cast<std::size_t>(schedule.send_blocks), 0);
+  figures.sends_of_recv_block.assign(static_cast<std::size_t>(schedule.recv_blocks), 0);
   for (const Phase& phase : schedule.phases)
-    for (const Round& round : phase.rounds) {
-      if (round.send.peer == no_peer) continue;
-      for (const BlockRef& ref : round.send.blocks)
-        if (ref.block >= 0) ++figures.sends_per_block[static_cast<std::size_t>(ref.block % std::max(schedule.block_count, 1))];
-    }
+    for (const Message& send : phase.sends)
+      for (const BlockRef& ref : send.blocks) {
+        const BlockRef shape = schedule.shape_of(ref);
+        auto& counts = shape.buffer == Buffer::send ? figures.sends_of_send_block : figures.sends_of_recv_block;
+        ++counts.at(static_cast<std::size_t>(shape.block));
+      }
   return figures;
 }
 
@@ -32,27 +34,49 @@ Figures neighborhood_figures(Algorithm algorithm, const Offsets& offsets, Collec
   }
   try {
     const Grid torus(dims, std::vector<bool>(static_cast<std::size_t>(d), true));
-    return figures_of(plan(algorithm, torus, offsets, collective, middle));
+    return figures_of(plan(algorithm, {torus, offsets, middle}, collective));
   } catch (const Error&) {
-    // Offsets so long that no such torus fits in an int: plan on a unit torus (all blocks wrap
-    // onto the process), where figures count nothing but rounds, and treat each block as sent once.
+    // Offsets so long that no such torus fits in an int: the planner's phases, planned on a torus of
+    // one process, where everything is a copy; and every block counted as sent once, as its own message.
+    const int t = offsets.count();
+    const Grid unit(std::vector<int>(static_cast<std::size_t>(d), 1), std::vector<bool>(static_cast<std::size_t>(d), true));
     Figures figures;
-    figures.phases = algorithm == Algorithm::trivial ? 1 : d;
-    figures.messages = offsets.count();
-    figures.sends_per_block.assign(static_cast<std::size_t>(offsets.count()), 1);
+    figures.phases = static_cast<int>(plan(algorithm, {unit, offsets, std::vector<int>(static_cast<std::size_t>(d), 0)}, collective).phases.size());
+    figures.messages = t;
+    figures.sends_of_send_block.assign(collective == Collective::allgather ? 1 : static_cast<std::size_t>(t),
+                                       collective == Collective::allgather ? t : 1);
+    figures.sends_of_recv_block.assign(static_cast<std::size_t>(t), 0);
     return figures;
   }
 }
 
-double predicted_seconds(const Figures& figures, const CostModel& model, std::span<const std::size_t> block_bytes,
-                         Collective collective) {
-  double bytes = 0;
-  for (std::size_t i = 0; i < figures.sends_per_block.size(); ++i) {
-    const std::size_t size = collective == Collective::allgather ? (block_bytes.empty() ? 0 : block_bytes[0])
-                                                                 : (i < block_bytes.size() ? block_bytes[i] : 0);
-    bytes += static_cast<double>(figures.sends_per_block[i]) * static_cast<double>(size);
-  }
+namespace {
+
+double bytes_sent(std::span<const int> sends, std::span<const std::size_t> bytes) {
+  double total = 0;
+  for (std::size_t i = 0; i < sends.size() && i < bytes.size(); ++i)
+    total += static_cast<double>(sends[i]) * static_cast<double>(bytes[i]);
+  return total;
+}
+
+}  // namespace
+
+double predicted_seconds(const Figures& figures, const CostModel& model, std::span<const std::size_t> send_bytes,
+                         std::span<const std::size_t> recv_bytes) {
+  const double bytes =
+      bytes_sent(figures.sends_of_send_block, send_bytes) + bytes_sent(figures.sends_of_recv_block, recv_bytes);
   return figures.phases * model.latency + figures.messages * model.per_message + bytes * model.per_byte;
+}
+
+std::vector<Algorithm> auto_candidates(Collective collective) {
+  std::vector<Algorithm> candidates;
+  const auto table = planners();
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const PlannerEntry& entry = table[i];
+    const bool serves = collective == Collective::alltoall ? entry.serves_alltoall : entry.serves_allgather;
+    if (entry.auto_candidate && serves) candidates.push_back(Algorithm::from_id(static_cast<int>(i)));
+  }
+  return candidates;
 }
 
 }  // namespace cartcoll

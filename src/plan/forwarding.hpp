@@ -1,6 +1,7 @@
 #pragma once
-// What the forwarding planners (combining, torus) share: where a block in transit waits, and how a
-// round becomes a Round or, when it would go to the process itself, local copies.
+// What the forwarding planners (combining, torus) share: where a block in transit waits, the temp
+// blocks that implies, and how a move becomes a send and a receive or, when it would go to the
+// process itself, local copies.
 #include "allgather_tree.hpp"
 #include "cartcoll/schedule.hpp"
 #include "mesh_reach.hpp"
@@ -8,27 +9,22 @@
 namespace cartcoll::detail {
 
 // Where slot i's block waits with `moves` moves still to go at this process: an even number -> the
-// receive slot (so the last move lands there), or temp slot t + i where this process's own source
-// for slot i is missing, since that receive block must stay untouched; odd -> temp slot i. Sending
-// from one and receiving into the other, no phase reads and writes the same slot.
+// receive slot (so the last move lands there), or temp block t + i where this process's own source
+// for slot i is missing, since that receive block must stay untouched; odd -> temp block i. Sending
+// from one and receiving into the other, no phase reads and writes the same block.
 inline BlockRef home(const MeshReach& reach, int t, int d, int i, int moves) {
   if (moves % 2 != 0) return {Buffer::temp, i};
   return reach.prefix_back(i, d) ? BlockRef{Buffer::recv, i} : BlockRef{Buffer::temp, t + i};
 }
 
-// Adds one round to `phase`, or, where the peer is the process itself (a periodic dimension the
-// move wraps around), the equivalent local copies; a round with nothing live to carry is dropped.
-inline void add_round(Phase& phase, int self, int to, int from, Transfer send, Transfer recv) {
-  if (to == self) {
-    for (std::size_t j = 0; j < send.blocks.size() && j < recv.blocks.size(); ++j)
-      phase.copies.push_back({send.blocks[j], recv.blocks[j]});
-    return;
-  }
-  if (send.blocks.empty() && recv.blocks.empty()) return;
-  send.peer = send.blocks.empty() ? no_peer : to;
-  recv.peer = recv.blocks.empty() ? no_peer : from;
-  phase.rounds.push_back({std::move(send), std::move(recv)});
-}
+// Declares the temp blocks home() hands out: temp block s holds slot s % t's block in transit, so it
+// is shaped like receive block s % t. Only as many as the schedule uses (t, or 2t on a mesh).
+void declare_home_temps(Schedule& schedule);
+
+// One move along a dimension: `send` goes to `to`, `receive` comes from `from`. Adds a send and a
+// receive to `phase`, each only where it carries a block, or, where the move wraps around onto the
+// process itself (a periodic dimension), the equivalent local copies.
+void add_move(Phase& phase, int self, int to, int from, std::vector<BlockRef> send, std::vector<BlockRef> receive);
 
 // Some target in the subtree of `node` exists, seen `level` visited dimensions ahead of this
 // process: only then does the node's block need to travel on.

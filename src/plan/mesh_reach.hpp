@@ -35,6 +35,8 @@ class MeshReach {
   std::vector<char> prefix_back_, suffix_ahead_;  // t x (d+1)
 };
 
+inline constexpr int no_peer = -1;
+
 // The rank at coords + delta along dimension dim, or no_peer outside a non-periodic dimension.
 int neighbor_along(const Grid& grid, std::span<const int> coords, int dim, int delta);
 

@@ -1,56 +1,34 @@
 #include "cartcoll/schedule.hpp"
 
-#include <algorithm>
+#include <stdexcept>
 
 namespace cartcoll {
 
 int Schedule::messages() const {
   int count = 0;
-  for (const Phase& phase : phases)
-    for (const Round& round : phase.rounds)
-      if (round.send.peer != no_peer) ++count;
+  for (const Phase& phase : phases) count += static_cast<int>(phase.sends.size());
   return count;
 }
 
 int Schedule::volume() const {
   int blocks = 0;
   for (const Phase& phase : phases)
-    for (const Round& round : phase.rounds)
-      if (round.send.peer != no_peer) blocks += static_cast<int>(round.send.blocks.size());
+    for (const Message& send : phase.sends) blocks += static_cast<int>(send.blocks.size());
   return blocks;
 }
 
 int Schedule::communication_phases() const {
   int count = 0;
-  for (const Phase& phase : phases) {
-    for (const Round& round : phase.rounds) {
-      if (round.send.peer != no_peer || round.recv.peer != no_peer) {
-        ++count;
-        break;
-      }
-    }
-  }
+  for (const Phase& phase : phases) count += phase.sends.empty() && phase.recvs.empty() ? 0 : 1;
   return count;
 }
 
-int Schedule::temp_slots() const {
-  int slots = 0;
-  auto note = [&slots](const BlockRef& ref) {
-    if (ref.buffer == Buffer::temp) slots = std::max(slots, ref.block + 1);
-  };
-  for (const Phase& phase : phases) {
-    for (const Round& round : phase.rounds) {
-      for (const BlockRef& ref : round.send.blocks) note(ref);
-      for (const BlockRef& ref : round.recv.blocks) note(ref);
-    }
-    for (const Copy& copy : phase.copies) {
-      note(copy.from);
-      note(copy.to);
-    }
-  }
-  return slots;
+BlockRef Schedule::shape_of(BlockRef ref) const {
+  if (ref.buffer != Buffer::temp) return ref;
+  if (ref.block < 0 || static_cast<std::size_t>(ref.block) >= temps.size())
+    throw std::out_of_range("temp block " + std::to_string(ref.block) + " is not declared");
+  const TempBlock& temp = temps[static_cast<std::size_t>(ref.block)];
+  return {temp.like, temp.index};
 }
-
-bool Schedule::uses_temp() const { return temp_slots() > 0; }
 
 }  // namespace cartcoll

@@ -17,11 +17,9 @@
 #include "forwarding.hpp"
 #include "mesh_reach.hpp"
 
-namespace cartcoll {
+namespace cartcoll::detail {
 
 namespace {
-
-using detail::MeshReach;
 
 std::size_t at(int index) { return static_cast<std::size_t>(index); }
 
@@ -63,13 +61,10 @@ bool ends_in_range(const MeshReach& reach, int dim, int behind, int ahead) {
   return reach.in_range(dim, -static_cast<long long>(behind)) && reach.in_range(dim, ahead);
 }
 
-using detail::add_round;
-using detail::home;
-
-void add_step_round(Phase& phase, const Grid& grid, std::span<const int> coords, const Step& step, Transfer send,
-                    Transfer recv) {
-  add_round(phase, grid.rank_of(coords), detail::neighbor_along(grid, coords, step.dim, step.sign),
-            detail::neighbor_along(grid, coords, step.dim, -step.sign), std::move(send), std::move(recv));
+void add_step_move(Phase& phase, const Grid& grid, std::span<const int> coords, const Step& step,
+                   std::vector<BlockRef> send, std::vector<BlockRef> receive) {
+  add_move(phase, grid.rank_of(coords), neighbor_along(grid, coords, step.dim, step.sign),
+           neighbor_along(grid, coords, step.dim, -step.sign), std::move(send), std::move(receive));
 }
 
 int norm1(std::span<const int> offset) {
@@ -95,16 +90,17 @@ class TorusAlltoall {
 
   Schedule plan() {
     const std::vector<Step> steps = steps_of(offsets_, order_);
-    Schedule schedule{Collective::alltoall, t_, phases_for(steps)};
+    Schedule schedule{Collective::alltoall, t_, t_, {}, phases_for(steps)};
     for (std::size_t s = 0; s < steps.size(); ++s) plan_step(steps[s], schedule.phases[s]);
     for (int i = 0; i < t_; ++i)
       if (total_[at(i)] == 0) schedule.phases.back().copies.push_back({{Buffer::send, i}, {Buffer::recv, i}});
+    declare_home_temps(schedule);
     return schedule;
   }
 
  private:
   void plan_step(const Step& step, Phase& phase) {
-    Transfer send, recv;
+    std::vector<BlockRef> send, receive;
     const int behind = step.behind();
     for (int i = 0; i < t_; ++i) {
       const int c = offsets_[i][at(step.dim)], left = left_[at(i)];
@@ -112,11 +108,11 @@ class TorusAlltoall {
       --left_[at(i)];
       if (!reach_.prefix_back(i, step.level) || !reach_.suffix_ahead(i, step.level + 1)) continue;
       if (ends_in_range(reach_, step.dim, behind, c - behind))
-        send.blocks.push_back(left == total_[at(i)] ? BlockRef{Buffer::send, i} : home(reach_, t_, d_, i, left));
+        send.push_back(left == total_[at(i)] ? BlockRef{Buffer::send, i} : home(reach_, t_, d_, i, left));
       if (ends_in_range(reach_, step.dim, behind + step.sign, c - behind - step.sign))
-        recv.blocks.push_back(home(reach_, t_, d_, i, left - 1));
+        receive.push_back(home(reach_, t_, d_, i, left - 1));
     }
-    add_step_round(phase, grid_, coords_, step, std::move(send), std::move(recv));
+    add_step_move(phase, grid_, coords_, step, std::move(send), std::move(receive));
   }
 
   const Grid& grid_;
@@ -132,10 +128,10 @@ class TorusAlltoall {
 // through the same slot. Reads of the node's block end with the first negative step, and a child's
 // block overwrites it from its second hop on: so the representative is the zero child's (which
 // does not move), else a negative child's, else any child's (no negative step reads the node).
-void choose_torus_representatives(detail::AllgatherTree& tree) {
+void choose_torus_representatives(AllgatherTree& tree) {
   for (std::size_t level = tree.levels.size() - 1; level-- > 0;) {
     const auto& below = tree.levels[level + 1];
-    for (detail::TreeNode& node : tree.levels[level]) {
+    for (TreeNode& node : tree.levels[level]) {
       int best = node.children.empty() ? -1 : node.children.front();
       for (int child : node.children) {
         const int value = below[at(child)].value, best_value = below[at(best)].value;
@@ -148,8 +144,8 @@ void choose_torus_representatives(detail::AllgatherTree& tree) {
 
 // A trie edge whose block moves: node -> child along the level's dimension, |value| hops.
 struct Edge {
-  const detail::TreeNode* node;
-  const detail::TreeNode* child;
+  const TreeNode* node;
+  const TreeNode* child;
   bool origin;  // the node's origin exists in the dimensions before this level
   bool target;  // some target in the child's subtree exists in the dimensions after this level
 };
@@ -160,7 +156,7 @@ class TorusAllgather {
       : grid_(grid),
         offsets_(offsets),
         coords_(coords),
-        tree_(detail::build_allgather_tree(offsets, order)),
+        tree_(build_allgather_tree(offsets, order)),
         reach_(grid, offsets, coords, tree_.order),
         t_(offsets.count()),
         d_(grid.ndims()),
@@ -173,30 +169,31 @@ class TorusAllgather {
 
   Schedule plan() {
     const std::vector<Step> steps = steps_of(offsets_, tree_.order);
-    Schedule schedule{Collective::allgather, t_, phases_for(steps)};
+    Schedule schedule{Collective::allgather, 1, t_, {}, phases_for(steps)};
     std::vector<Edge> edges;
     for (std::size_t s = 0; s < steps.size(); ++s) {
       if (s == 0 || steps[s].level != steps[s - 1].level) edges = edges_of(steps[s].level);
       plan_step(steps[s], edges, schedule.phases[s]);
     }
-    detail::add_leaf_copies(schedule.phases.back(), tree_, reach_, d_);
+    add_leaf_copies(schedule.phases.back(), tree_, reach_, d_);
+    declare_home_temps(schedule);
     return schedule;
   }
 
  private:
   std::size_t row(int i) const { return at(i) * at(d_ + 1); }
   // Hops still ahead of `node`'s block from this level on, along its representative.
-  int hops_from(const detail::TreeNode& node, int level) const { return hops_from_[row(node.representative) + at(level)]; }
-  BlockRef storage(const detail::TreeNode& node, int level) const {
+  int hops_from(const TreeNode& node, int level) const { return hops_from_[row(node.representative) + at(level)]; }
+  BlockRef storage(const TreeNode& node, int level) const {
     if (node.zero_chain) return {Buffer::send, 0};
     return home(reach_, t_, d_, node.representative, hops_from(node, level));
   }
-  bool any_target(const detail::TreeNode& node, int level) const { return detail::any_target(reach_, node, level); }
+  bool any_target(const TreeNode& node, int level) const { return detail::any_target(reach_, node, level); }
 
   std::vector<Edge> edges_of(int level) const {
     std::vector<Edge> edges;
     const auto& below = tree_.levels[at(level) + 1];
-    for (const detail::TreeNode& node : tree_.levels[at(level)])
+    for (const TreeNode& node : tree_.levels[at(level)])
       for (int child : node.children)
         if (below[at(child)].value != 0)
           edges.push_back({&node, &below[at(child)], node.zero_chain || reach_.prefix_back(node.representative, level),
@@ -205,7 +202,7 @@ class TorusAllgather {
   }
 
   void plan_step(const Step& step, const std::vector<Edge>& edges, Phase& phase) const {
-    Transfer send, recv;
+    std::vector<BlockRef> send, receive;
     const int behind = step.behind();
     for (const Edge& edge : edges) {
       const int c = edge.child->value;
@@ -213,31 +210,35 @@ class TorusAllgather {
       const int left = std::abs(c) - step.hop + hops_from(*edge.child, step.level + 1);
       const int slot = edge.child->representative;
       if (ends_in_range(reach_, step.dim, behind, c - behind))
-        send.blocks.push_back(step.hop == 0 ? storage(*edge.node, step.level) : home(reach_, t_, d_, slot, left));
+        send.push_back(step.hop == 0 ? storage(*edge.node, step.level) : home(reach_, t_, d_, slot, left));
       if (ends_in_range(reach_, step.dim, behind + step.sign, c - behind - step.sign))
-        recv.blocks.push_back(home(reach_, t_, d_, slot, left - 1));
+        receive.push_back(home(reach_, t_, d_, slot, left - 1));
     }
-    add_step_round(phase, grid_, coords_, step, std::move(send), std::move(recv));
+    add_step_move(phase, grid_, coords_, step, std::move(send), std::move(receive));
   }
 
   const Grid& grid_;
   const Offsets& offsets_;
   std::span<const int> coords_;
-  detail::AllgatherTree tree_;
+  AllgatherTree tree_;
   MeshReach reach_;
   int t_, d_;
   std::vector<int> hops_from_;  // t x (d+1): sum of |coordinate| over the levels from `level` on
 };
 
-}  // namespace
-
-Schedule plan_torus(const Grid& grid, const Offsets& offsets, Collective collective, std::span<const int> coords) {
+Schedule plan_torus(const CartesianView& view, Collective collective) {
   if (collective == Collective::alltoall) {
-    std::vector<int> order(at(grid.ndims()));
+    std::vector<int> order(at(view.grid.ndims()));
     std::iota(order.begin(), order.end(), 0);
-    return TorusAlltoall(grid, offsets, coords, std::move(order)).plan();
+    return TorusAlltoall(view.grid, view.offsets, view.coords, std::move(order)).plan();
   }
-  return TorusAllgather(grid, offsets, coords, detail::best_allgather_order(offsets)).plan();
+  return TorusAllgather(view.grid, view.offsets, view.coords, best_allgather_order(view.offsets)).plan();
 }
 
-}  // namespace cartcoll
+}  // namespace
+
+extern const PlannerEntry torus_planner{
+    "torus", "002's one-hop torus algorithm: blocks move one hop per phase along each dimension in turn", true, true,
+    false, plan_torus};
+
+}  // namespace cartcoll::detail

@@ -147,15 +147,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   const Blocks want = cartcoll::reference::exchange(grid, offsets, c.collective, send, recv);
 
-  for (const char* name : {"trivial", "combining", "torus", "auto"}) {
-    const auto algorithm = cartcoll::parse_algorithm(name);
-    if (!algorithm) continue;
+  for (const cartcoll::PlannerEntry& entry : cartcoll::planners()) {
+    const std::string name(entry.name);
     try {
       std::vector<cartcoll::Schedule> schedules;
       for (int r = 0; r < p; ++r) {
-        schedules.push_back(cartcoll::plan(*algorithm, grid, offsets, c.collective, grid.coords_of(r)));
+        const std::vector<int> coords = grid.coords_of(r);
+        schedules.push_back(cartcoll::plan(cartcoll::Algorithm::named(name), {grid, offsets, coords}, c.collective));
         const cartcoll::Schedule& schedule = schedules.back();
-        if (schedule.collective != c.collective || schedule.block_count != c.t)
+        if (schedule.collective != c.collective || schedule.recv_blocks != c.t)
           fail(c, name, "rank " + std::to_string(r) + ": schedule for another collective or block count");
       }
       const Blocks got = cartcoll::simulate(schedules, send, recv);

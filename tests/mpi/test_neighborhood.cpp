@@ -175,7 +175,7 @@ TEST(Neighborhood, CppApiRoundTrip) {
   cartcoll::allgather<int>(cart, mine, gathered);
   EXPECT_EQ(gathered, (std::vector<int>{(rank - 1 + p) % p, (rank + 1) % p, rank}));
   cartcoll::Request request = cart.exchange_init(
-      cartcoll::layout::alltoall(3, send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT));
+      cartcoll::layout::alltoall({3, 3}, send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT));
   for (int round = 0; round < 3; ++round) {
     send[2] = 100 * round + rank;
     request.start();

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <unistd.h>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,9 @@
 using namespace support;
 
 namespace {
+
+const cartcoll::Algorithm trivial = cartcoll::Algorithm::named("trivial");
+const cartcoll::Algorithm combining = cartcoll::Algorithm::named("combining");
 
 // A 3-D torus over all processes with the 26-point Moore neighborhood.
 cartcoll::Communicator moore_torus() {
@@ -30,9 +34,12 @@ cartcoll::Communicator moore_torus() {
                                         cartcoll::Offsets(3, flat));
 }
 
-// Writes a profile on rank 0 and points CARTCOLL_PROFILE at it everywhere.
-void use_profile(const std::string& line) {
-  const std::string file = "cartcoll_test_selection.profile";
+// Writes a profile on rank 0 and points CARTCOLL_PROFILE at it everywhere (read at creation). The
+// file name carries rank 0's process id, so that tests running side by side (ctest -j) never share it.
+std::string use_profile(const std::string& line) {
+  long id = static_cast<long>(getpid());
+  MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  const std::string file = "cartcoll_test_selection." + std::to_string(id) + ".profile";
   if (world_rank() == 0) {
     FILE* out = std::fopen(file.c_str(), "w");
     std::fputs(line.c_str(), out);
@@ -40,11 +47,12 @@ void use_profile(const std::string& line) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   setenv("CARTCOLL_PROFILE", file.c_str(), 1);
+  return file;
 }
 
 cartcoll::Algorithm choice_of(const cartcoll::CartComm& cart, const cartcoll::Layout& layout) {
   const cartcoll::Algorithm chosen = cart.choose_algorithm(layout);
-  int mine[2] = {static_cast<int>(chosen), -static_cast<int>(chosen)};
+  int mine[2] = {chosen.id(), -chosen.id()};
   MPI_Allreduce(MPI_IN_PLACE, mine, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   EXPECT_EQ(mine[0], -mine[1]) << "processes chose differently";
   return chosen;
@@ -52,18 +60,18 @@ cartcoll::Algorithm choice_of(const cartcoll::CartComm& cart, const cartcoll::La
 
 cartcoll::Algorithm choice(const cartcoll::CartComm& cart, int ints, bool gather) {
   std::vector<int> send(26 * static_cast<std::size_t>(ints)), recv(send.size());
-  return choice_of(cart, gather ? cartcoll::layout::allgather(26, send.data(), ints, MPI_INT, recv.data(), ints, MPI_INT)
-                                : cartcoll::layout::alltoall(26, send.data(), ints, MPI_INT, recv.data(), ints, MPI_INT));
+  return choice_of(cart, gather ? cartcoll::layout::allgather({26, 26}, send.data(), ints, MPI_INT, recv.data(), ints, MPI_INT)
+                                : cartcoll::layout::alltoall({26, 26}, send.data(), ints, MPI_INT, recv.data(), ints, MPI_INT));
 }
 
 TEST(Selection, PerMessageCostsFavourCombiningAndBytesFavourTrivial) {
-  use_profile("0 1e-5 1e-10\n");  // per-message cost dominates small blocks
+  const std::string profile = use_profile("0 1e-5 1e-10\n");  // per-message cost dominates small blocks
   {
     const auto owned = moore_torus();
     const auto cart = owned.view();
-    EXPECT_EQ(choice(cart, 1, false), cartcoll::Algorithm::combining);
-    EXPECT_EQ(choice(cart, 1 << 16, false), cartcoll::Algorithm::trivial);  // alltoall V = 54 > t = 26
-    EXPECT_EQ(choice(cart, 1 << 16, true), cartcoll::Algorithm::combining);  // allgather V = t
+    EXPECT_EQ(choice(cart, 1, false), combining);
+    EXPECT_EQ(choice(cart, 1 << 16, false), trivial);  // alltoall V = 54 > t = 26
+    EXPECT_EQ(choice(cart, 1 << 16, true), combining);  // allgather V = t
     // The chosen algorithm runs correctly: every block comes from its source.
     const int rank = cart.rank();
     std::vector<int> send(26), recv(26, -1);
@@ -73,6 +81,8 @@ TEST(Selection, PerMessageCostsFavourCombiningAndBytesFavourTrivial) {
     for (int i = 0; i < 26; ++i) EXPECT_EQ(recv[static_cast<std::size_t>(i)], 100 * sources[static_cast<std::size_t>(i)] + i);
   }
   unsetenv("CARTCOLL_PROFILE");
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() == 0) std::remove(profile.c_str());
 }
 
 // Point-to-point messages this process sent while `action` ran.
@@ -88,18 +98,18 @@ TEST(Selection, MeasuresOncePerSizeClassOnScratchBuffers) {
   const auto cart = owned.view();
   std::vector<int> send(26 * 4, 5), recv(send.size(), -1);
   const auto layout = [&](int ints) {
-    return cartcoll::layout::alltoall(26, send.data(), ints, MPI_INT, recv.data(), ints, MPI_INT);
+    return cartcoll::layout::alltoall({26, 26}, send.data(), ints, MPI_INT, recv.data(), ints, MPI_INT);
   };
   // One process has only itself as neighbor: nothing to measure.
   const long long measuring = world_size() > 1 ? 1 : 0;
-  cartcoll::Algorithm first = cartcoll::Algorithm::automatic;
+  cartcoll::Algorithm first = cartcoll::Algorithm::automatic();
   EXPECT_GE(messages_during([&] { first = cart.choose_algorithm(layout(1)); }), measuring) << "the first call measures";
-  EXPECT_NE(first, cartcoll::Algorithm::automatic);
+  EXPECT_NE(first, cartcoll::Algorithm::automatic());
   EXPECT_EQ(std::count(recv.begin(), recv.end(), -1), static_cast<long>(recv.size())) << "measuring wrote to the call's buffers";
-  int mine[2] = {static_cast<int>(first), -static_cast<int>(first)};
+  int mine[2] = {first.id(), -first.id()};
   MPI_Allreduce(MPI_IN_PLACE, mine, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   EXPECT_EQ(mine[0], -mine[1]) << "processes chose differently";
-  cartcoll::Algorithm again = cartcoll::Algorithm::automatic;
+  cartcoll::Algorithm again = cartcoll::Algorithm::automatic();
   EXPECT_EQ(messages_during([&] { again = cart.choose_algorithm(layout(1)); }), 0) << "the size class is cached";
   EXPECT_EQ(again, first);
   EXPECT_GE(messages_during([&] { cart.choose_algorithm(layout(4)); }), measuring) << "a new size class measures";
@@ -122,8 +132,8 @@ TEST(Selection, CallsTooLargeToMeasureFallBackToTheCalibratedModel) {
   // 26 blocks of 4 MiB each way: beyond the scratch budget. The layout is never executed, so the
   // addresses need not be backed by memory of that size.
   int send = 0, recv = 0;
-  const auto huge = cartcoll::layout::alltoall(26, &send, 1 << 20, MPI_INT, &recv, 1 << 20, MPI_INT);
-  EXPECT_EQ(choice_of(cart, huge), cartcoll::Algorithm::trivial) << "combining would send about twice the bytes";
+  const auto huge = cartcoll::layout::alltoall({26, 26}, &send, 1 << 20, MPI_INT, &recv, 1 << 20, MPI_INT);
+  EXPECT_EQ(choice_of(cart, huge), trivial) << "combining would send about twice the bytes";
 }
 
 TEST(Selection, ForcedAlgorithmsAreNotSecondGuessed) {
@@ -135,8 +145,8 @@ TEST(Selection, ForcedAlgorithmsAreNotSecondGuessed) {
                                                     cartcoll::Offsets(1, {1, -1}), options);
   MPI_Info_free(&options.info);
   int send[2] = {0, 0}, recv[2];
-  EXPECT_EQ(owned.view().choose_algorithm(cartcoll::layout::alltoall(2, send, 1, MPI_INT, recv, 1, MPI_INT)),
-            cartcoll::Algorithm::trivial);
+  EXPECT_EQ(owned.view().choose_algorithm(cartcoll::layout::alltoall({2, 2}, send, 1, MPI_INT, recv, 1, MPI_INT)),
+            trivial);
 }
 
 }  // namespace

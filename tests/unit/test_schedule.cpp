@@ -13,8 +13,13 @@
 namespace cartcoll {
 namespace {
 
-// Rounds as comparable tuples: (send peer, send blocks, recv peer, recv blocks).
-using RoundKey = std::tuple<int, std::vector<std::pair<int, int>>, int, std::vector<std::pair<int, int>>>;
+using test::plan_combining;
+using test::plan_torus;
+using test::plan_trivial;
+
+// Messages as comparable pairs: (peer, blocks); a phase's sends and receives as sorted lists.
+using MessageKey = std::pair<int, std::vector<std::pair<int, int>>>;
+using PhaseKey = std::pair<std::vector<MessageKey>, std::vector<MessageKey>>;  // sends, receives
 
 std::vector<std::pair<int, int>> refs(const std::vector<BlockRef>& blocks) {
   std::vector<std::pair<int, int>> out;
@@ -22,12 +27,19 @@ std::vector<std::pair<int, int>> refs(const std::vector<BlockRef>& blocks) {
   return out;
 }
 
-std::vector<RoundKey> rounds_of(const Phase& phase) {
-  std::vector<RoundKey> keys;
-  for (const Round& round : phase.rounds)
-    keys.emplace_back(round.send.peer, refs(round.send.blocks), round.recv.peer, refs(round.recv.blocks));
+std::vector<MessageKey> keys_of(const std::vector<Message>& messages) {
+  std::vector<MessageKey> keys;
+  for (const Message& message : messages) keys.emplace_back(message.peer, refs(message.blocks));
   std::sort(keys.begin(), keys.end());
   return keys;
+}
+
+PhaseKey messages_of(const Phase& phase) { return {keys_of(phase.sends), keys_of(phase.recvs)}; }
+
+PhaseKey sorted(PhaseKey key) {
+  std::sort(key.first.begin(), key.first.end());
+  std::sort(key.second.begin(), key.second.end());
+  return key;
 }
 
 // Copies as a sorted list of ((from buffer, block), (to buffer, block)): their order carries no meaning.
@@ -49,29 +61,25 @@ TEST(TrivialMetrics, RingHandChecked) {
   const Offsets offsets = Offsets::from_list(1, {{1}, {0}, {4}, {-1}, {1}});
   const Schedule s = plan_trivial(grid, offsets, Collective::alltoall, std::vector<int>{0});
   EXPECT_EQ(s.collective, Collective::alltoall);
-  EXPECT_EQ(s.block_count, 5);
+  EXPECT_EQ(s.send_blocks, 5);
+  EXPECT_EQ(s.recv_blocks, 5);
   ASSERT_EQ(s.phases.size(), 1u);
   EXPECT_EQ(s.messages(), 3);
   EXPECT_EQ(s.volume(), 3);
   EXPECT_EQ(s.communication_phases(), 1);
-  EXPECT_FALSE(s.uses_temp());
-  std::vector<RoundKey> expected{
-      {1, {S(0)}, 3, {R(0)}},
-      {3, {S(3)}, 1, {R(3)}},
-      {1, {S(4)}, 3, {R(4)}},
-  };
-  std::sort(expected.begin(), expected.end());
-  EXPECT_EQ(rounds_of(s.phases[0]), expected);
+  EXPECT_TRUE(s.temps.empty());
+  EXPECT_EQ(messages_of(s.phases[0]),
+            sorted({{{1, {S(0)}}, {3, {S(3)}}, {1, {S(4)}}}, {{3, {R(0)}}, {1, {R(3)}}, {3, {R(4)}}}}));
   EXPECT_EQ(copies_of(s.phases[0].copies), (std::vector<CopyKey>{{S(1), R(1)}, {S(2), R(2)}}));
 
   // allgather: every message and copy reads send block 0.
   const Schedule g = plan_trivial(grid, offsets, Collective::allgather, std::vector<int>{0});
   EXPECT_EQ(g.collective, Collective::allgather);
+  EXPECT_EQ(g.send_blocks, 1);
   EXPECT_EQ(g.messages(), 3);
   EXPECT_EQ(g.volume(), 3);
-  expected = {{1, {S(0)}, 3, {R(0)}}, {3, {S(0)}, 1, {R(3)}}, {1, {S(0)}, 3, {R(4)}}};
-  std::sort(expected.begin(), expected.end());
-  EXPECT_EQ(rounds_of(g.phases.at(0)), expected);
+  EXPECT_EQ(messages_of(g.phases.at(0)),
+            sorted({{{1, {S(0)}}, {3, {S(0)}}, {1, {S(0)}}}, {{3, {R(0)}}, {1, {R(3)}}, {3, {R(4)}}}}));
   EXPECT_EQ(copies_of(g.phases[0].copies), (std::vector<CopyKey>{{S(0), R(1)}, {S(0), R(2)}}));
 }
 
@@ -82,12 +90,12 @@ TEST(TrivialMetrics, LineHandChecked) {
   const Schedule first = plan_trivial(line, plus, Collective::alltoall, std::vector<int>{0});
   EXPECT_EQ(first.messages(), 1);
   EXPECT_EQ(first.communication_phases(), 1);
-  EXPECT_EQ(rounds_of(first.phases.at(0)), (std::vector<RoundKey>{{1, {S(0)}, no_peer, {}}}));
+  EXPECT_EQ(messages_of(first.phases.at(0)), PhaseKey({{1, {S(0)}}}, {}));
   const Schedule last = plan_trivial(line, plus, Collective::alltoall, std::vector<int>{2});
   EXPECT_EQ(last.messages(), 0);
   EXPECT_EQ(last.volume(), 0);
   EXPECT_EQ(last.communication_phases(), 1);  // it still receives
-  EXPECT_EQ(rounds_of(last.phases.at(0)), (std::vector<RoundKey>{{no_peer, {}, 1, {R(0)}}}));
+  EXPECT_EQ(messages_of(last.phases.at(0)), PhaseKey({}, {{1, {R(0)}}}));
 
   // Offsets +1, -1, +3 at rank 0 of the line of 3: +3 leaves the mesh both ways.
   const Offsets both = Offsets::from_list(1, {{1}, {-1}, {3}});
@@ -101,7 +109,8 @@ TEST(TrivialMetrics, LineHandChecked) {
   const Schedule alone = plan_trivial(Grid({1}, {false}), plus, Collective::alltoall, std::vector<int>{0});
   EXPECT_EQ(alone.messages(), 0);
   EXPECT_EQ(alone.communication_phases(), 0);
-  EXPECT_TRUE(alone.phases.at(0).rounds.empty());
+  EXPECT_TRUE(alone.phases.at(0).sends.empty());
+  EXPECT_TRUE(alone.phases.at(0).recvs.empty());
   EXPECT_TRUE(alone.phases.at(0).copies.empty());
 }
 
@@ -120,11 +129,11 @@ TEST(TrivialMetrics, NoOffsets) {
   const Grid grid({2, 2}, {true, false});
   for (Collective collective : {Collective::alltoall, Collective::allgather}) {
     const Schedule s = plan_trivial(grid, Offsets(2, {}), collective, std::vector<int>{1, 1});
-    EXPECT_EQ(s.block_count, 0);
+    EXPECT_EQ(s.recv_blocks, 0);
     EXPECT_EQ(s.messages(), 0);
     EXPECT_EQ(s.volume(), 0);
     EXPECT_EQ(s.communication_phases(), 0);
-    EXPECT_FALSE(s.uses_temp());
+    EXPECT_TRUE(s.temps.empty());
   }
 }
 
@@ -159,7 +168,7 @@ TEST(TrivialMetrics, RandomNeighborhoods) {
       EXPECT_EQ(s.messages(), messages) << "rank " << r;
       EXPECT_EQ(s.volume(), messages) << "rank " << r;
       EXPECT_EQ(s.communication_phases(), communicates ? 1 : 0) << "rank " << r;
-      EXPECT_FALSE(s.uses_temp());
+      EXPECT_TRUE(s.temps.empty());
       EXPECT_EQ(copies_of(s.phases[0].copies), copies_of(copies)) << "rank " << r;
       copies_seen += static_cast<int>(copies.size());
     }
@@ -169,62 +178,68 @@ TEST(TrivialMetrics, RandomNeighborhoods) {
 }
 
 TEST(ScheduleMetrics, HandBuilt) {
-  Schedule s;
-  s.block_count = 3;
-  // Phase 0: one combined message of three blocks plus a receive-only round.
-  s.phases.push_back(Phase{{Round{{1, {{Buffer::send, 0}, {Buffer::send, 1}, {Buffer::send, 2}}}, {}},
-                            Round{{}, {2, {{Buffer::recv, 0}}}}},
-                           {}});
+  Schedule s{Collective::alltoall, 3, 3, {{Buffer::recv, 2}, {Buffer::send, 0}, {Buffer::recv, 1}}, {}};
+  // Phase 0: one combined message of three blocks, and a receive from another peer.
+  s.phases.push_back(Phase{{{1, {{Buffer::send, 0}, {Buffer::send, 1}, {Buffer::send, 2}}}}, {{2, {{Buffer::recv, 0}}}}, {}});
   // Phase 1: only a local copy.
-  s.phases.push_back(Phase{{}, {Copy{{Buffer::send, 1}, {Buffer::recv, 1}}}});
-  // Phase 2: a round with neither side (both peers absent).
-  s.phases.push_back(Phase{{Round{}}, {}});
-  // Phase 3: a send-only round out of temp.
-  s.phases.push_back(Phase{{Round{{3, {{Buffer::temp, 2}}}, {}}}, {}});
+  s.phases.push_back(Phase{{}, {}, {Copy{{Buffer::send, 1}, {Buffer::recv, 1}}}});
+  // Phase 2: nothing at all.
+  s.phases.push_back(Phase{});
+  // Phase 3: a send out of a temp block.
+  s.phases.push_back(Phase{{{3, {{Buffer::temp, 2}}}}, {}, {}});
   EXPECT_EQ(s.messages(), 2);
   EXPECT_EQ(s.volume(), 4);
   EXPECT_EQ(s.communication_phases(), 2);
-  EXPECT_TRUE(s.uses_temp());
+  EXPECT_EQ(s.shape_of({Buffer::temp, 2}), (BlockRef{Buffer::recv, 1}));
+  EXPECT_EQ(s.shape_of({Buffer::temp, 1}), (BlockRef{Buffer::send, 0}));
+  EXPECT_EQ(s.shape_of({Buffer::recv, 2}), (BlockRef{Buffer::recv, 2}));
+  EXPECT_THROW(s.shape_of({Buffer::temp, 3}), std::out_of_range);
 
-  Schedule copy_only;
-  copy_only.phases.push_back(Phase{{}, {Copy{{Buffer::temp, 0}, {Buffer::recv, 0}}}});
-  EXPECT_EQ(copy_only.messages(), 0);
-  EXPECT_EQ(copy_only.communication_phases(), 0);
-  EXPECT_TRUE(copy_only.uses_temp());
-  EXPECT_FALSE(Schedule{}.uses_temp());
+  Schedule receive_only;
+  receive_only.phases.push_back(Phase{{}, {{4, {}}}, {}});
+  EXPECT_EQ(receive_only.messages(), 0);
+  EXPECT_EQ(receive_only.communication_phases(), 1);
+}
+
+TEST(Algorithms, TheRegistryNamesEveryPlannerOnce) {
+  std::vector<std::string> names;
+  for (const PlannerEntry& entry : planners()) {
+    names.emplace_back(entry.name);
+    EXPECT_FALSE(entry.summary.empty()) << entry.name;
+    EXPECT_TRUE(entry.serves_alltoall || entry.serves_allgather) << entry.name;
+  }
+  for (const char* name : {"trivial", "combining", "torus"})
+    EXPECT_EQ(std::count(names.begin(), names.end(), name), 1) << name;
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(std::adjacent_find(names.begin(), names.end()), names.end()) << "a name is registered twice";
 }
 
 TEST(Algorithms, NamesAndParsing) {
-  EXPECT_EQ(parse_algorithm("trivial"), Algorithm::trivial);
-  EXPECT_EQ(parse_algorithm("auto"), Algorithm::automatic);
-  EXPECT_EQ(parse_algorithm(""), std::nullopt);
-  EXPECT_EQ(parse_algorithm("Trivial"), std::nullopt);
-  EXPECT_EQ(parse_algorithm("automatic"), std::nullopt);
-  EXPECT_EQ(parse_algorithm("trivial "), std::nullopt);
-  EXPECT_EQ(parse_algorithm("combining"), Algorithm::combining);
-  EXPECT_EQ(parse_algorithm("torus"), Algorithm::torus);
-  for (Algorithm a : {Algorithm::trivial, Algorithm::combining, Algorithm::torus, Algorithm::automatic})
-    EXPECT_EQ(parse_algorithm(algorithm_name(a)), a);
-  EXPECT_EQ(algorithm_name(Algorithm::trivial), "trivial");
-  EXPECT_EQ(algorithm_name(Algorithm::combining), "combining");
-  EXPECT_EQ(algorithm_name(Algorithm::torus), "torus");
-  EXPECT_EQ(algorithm_name(Algorithm::automatic), "auto");
+  EXPECT_EQ(Algorithm::parse("auto"), Algorithm::automatic());
+  EXPECT_EQ(Algorithm::parse(""), std::nullopt);
+  EXPECT_EQ(Algorithm::parse("Trivial"), std::nullopt);
+  EXPECT_EQ(Algorithm::parse("automatic"), std::nullopt);
+  EXPECT_EQ(Algorithm::parse("trivial "), std::nullopt);
+  EXPECT_THROW(Algorithm::named("no such planner"), Error);
+  EXPECT_EQ(Algorithm::automatic().name(), "auto");
+  EXPECT_EQ(Algorithm::automatic().id(), -1);
+  EXPECT_THROW(Algorithm::automatic().planner(), Error);
+  for (std::size_t i = 0; i < planners().size(); ++i) {
+    const Algorithm algorithm = Algorithm::named(planners()[i].name);
+    EXPECT_EQ(algorithm.id(), static_cast<int>(i));
+    EXPECT_EQ(Algorithm::from_id(algorithm.id()), algorithm);
+    EXPECT_EQ(algorithm.name(), planners()[i].name);
+    EXPECT_FALSE(algorithm.is_automatic());
+  }
+  EXPECT_THROW(Algorithm::from_id(static_cast<int>(planners().size())), Error);
+  EXPECT_THROW(Algorithm::from_id(-2), Error);
 }
 
-TEST(Algorithms, PlanTrivialEqualsPlanWithAlgorithmTrivial) {
-  const Grid grid({3, 4}, {true, false});
-  const Offsets offsets = Offsets::from_list(2, {{1, 0}, {0, 0}, {-1, 2}, {1, 0}, {3, -4}});
-  for (Collective collective : {Collective::alltoall, Collective::allgather}) {
-    for (int r = 0; r < grid.size(); ++r) {
-      const std::vector<int> coords = grid.coords_of(r);
-      const Schedule direct = plan_trivial(grid, offsets, collective, coords);
-      const Schedule via = plan(Algorithm::trivial, grid, offsets, collective, coords);
-      ASSERT_EQ(direct.phases.size(), via.phases.size());
-      EXPECT_EQ(rounds_of(direct.phases[0]), rounds_of(via.phases[0]));
-      EXPECT_EQ(direct.messages(), via.messages());
-      EXPECT_EQ(direct.phases[0].copies.size(), via.phases[0].copies.size());
-    }
-  }
+TEST(Algorithms, PlanningAutoOrAnUnservedCollectiveIsAnError) {
+  const Grid grid({3}, {true});
+  const Offsets offsets = Offsets::from_list(1, {{1}});
+  const std::vector<int> coords{0};
+  EXPECT_THROW(plan(Algorithm::automatic(), {grid, offsets, coords}, Collective::alltoall), Error);
 }
 
 }  // namespace

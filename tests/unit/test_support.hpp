@@ -10,6 +10,7 @@
 #include <span>
 #include <sstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "../describe.hpp"
@@ -149,20 +150,24 @@ inline ::testing::AssertionResult matches_definition(const Grid& grid, const Off
   return ::testing::AssertionSuccess();
 }
 
-// A planner entry point: a planner directly, or through plan() with an Algorithm.
+// A planner, found by name in the registry, as a function of (grid, offsets, collective, coords).
 using Planner = Schedule (*)(const Grid&, const Offsets&, Collective, std::span<const int>);
 
-inline Schedule via_plan_trivial(const Grid& grid, const Offsets& offsets, Collective collective,
-                                 std::span<const int> coords) {
-  return plan(Algorithm::trivial, grid, offsets, collective, coords);
+inline Schedule plan_named(std::string_view name, const Grid& grid, const Offsets& offsets, Collective collective,
+                           std::span<const int> coords) {
+  return plan(Algorithm::named(name), {grid, offsets, coords}, collective);
 }
-inline Schedule via_plan_torus(const Grid& grid, const Offsets& offsets, Collective collective,
+inline Schedule plan_trivial(const Grid& grid, const Offsets& offsets, Collective collective,
+                             std::span<const int> coords) {
+  return plan_named("trivial", grid, offsets, collective, coords);
+}
+inline Schedule plan_combining(const Grid& grid, const Offsets& offsets, Collective collective,
                                std::span<const int> coords) {
-  return plan(Algorithm::torus, grid, offsets, collective, coords);
+  return plan_named("combining", grid, offsets, collective, coords);
 }
-inline Schedule via_plan_auto(const Grid& grid, const Offsets& offsets, Collective collective,
-                              std::span<const int> coords) {
-  return plan(Algorithm::automatic, grid, offsets, collective, coords);
+inline Schedule plan_torus(const Grid& grid, const Offsets& offsets, Collective collective,
+                           std::span<const int> coords) {
+  return plan_named("torus", grid, offsets, collective, coords);
 }
 
 inline std::vector<Schedule> plan_all(Planner planner, const Grid& grid, const Offsets& offsets,
@@ -184,7 +189,8 @@ inline ::testing::AssertionResult proves(Planner planner, const Grid& grid, cons
   const std::vector<Schedule> schedules = plan_all(planner, grid, offsets, collective);
   for (int r = 0; r < p; ++r) {
     const Schedule& s = schedules[static_cast<std::size_t>(r)];
-    if (s.collective != collective || s.block_count != offsets.count())
+    const int sends = collective == Collective::allgather ? 1 : offsets.count();
+    if (s.collective != collective || s.recv_blocks != offsets.count() || s.send_blocks != sends)
       return ::testing::AssertionFailure() << "rank " << r << ": schedule header does not match";
   }
   const Blocks send = make_send(p, collective, sizes);

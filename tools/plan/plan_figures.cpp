@@ -92,10 +92,6 @@ std::string json_collective(const PlanFigures& figures, bool alltoall) {
     }
     out += "}";
   }
-  for (const std::string& name : figures.missing) {
-    key(name);
-    out += "null";
-  }
   return out + "}";
 }
 
@@ -144,11 +140,6 @@ const AlgorithmFigures* PlanFigures::find(const std::string& name) const {
   return nullptr;
 }
 
-const std::vector<std::string>& planner_names() {
-  static const std::vector<std::string> names{"trivial", "combining", "torus"};
-  return names;
-}
-
 std::vector<int> planning_grid(const Offsets& offsets) {
   std::vector<int> dims(static_cast<std::size_t>(offsets.ndims()), 0);
   for (int i = 0; i < offsets.count(); ++i)
@@ -178,16 +169,13 @@ PlanFigures compute_figures(const Offsets& offsets) {
   const Grid grid(figures.grid, std::vector<bool>(figures.grid.size(), true));
   for (int dim : figures.grid) figures.coords.push_back(dim / 2);
 
-  for (const std::string& name : planner_names()) {
-    const std::optional<Algorithm> algorithm = parse_algorithm(name);
-    if (!algorithm) {
-      figures.missing.push_back(name);
-      continue;
-    }
-    AlgorithmFigures entry{name, std::nullopt, std::nullopt, {}};
+  for (const PlannerEntry& planner : planners()) {
+    const Algorithm algorithm = Algorithm::named(planner.name);
+    AlgorithmFigures entry{std::string(planner.name), std::nullopt, std::nullopt, {}};
+    const CartesianView view{grid, offsets, figures.coords};
     try {
-      entry.alltoall = figures_of(plan(*algorithm, grid, offsets, Collective::alltoall, figures.coords));
-      entry.allgather = figures_of(plan(*algorithm, grid, offsets, Collective::allgather, figures.coords));
+      if (planner.serves_alltoall) entry.alltoall = figures_of(plan(algorithm, view, Collective::alltoall));
+      if (planner.serves_allgather) entry.allgather = figures_of(plan(algorithm, view, Collective::allgather));
     } catch (const std::exception& e) {
       entry.alltoall.reset();
       entry.allgather.reset();
@@ -236,13 +224,12 @@ std::string to_table(const PlanFigures& figures) {
       if (f)
         std::snprintf(line, sizeof line, "%-10s %-10s %9d %7d %9d\n", collective, algorithm.name.c_str(), f->messages,
                       f->phases, f->volume);
-      else
+      else if (!algorithm.error.empty())
         std::snprintf(line, sizeof line, "%-10s %-10s   planner failed: %s\n", collective, algorithm.name.c_str(),
                       algorithm.error.c_str());
-      out << line;
-    }
-    for (const std::string& name : figures.missing) {
-      std::snprintf(line, sizeof line, "%-10s %-10s   (not in this build)\n", collective, name.c_str());
+      else
+        std::snprintf(line, sizeof line, "%-10s %-10s   (does not plan this collective)\n", collective,
+                      algorithm.name.c_str());
       out << line;
     }
   }

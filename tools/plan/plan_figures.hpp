@@ -19,7 +19,7 @@ struct Figures {
 
 // An algorithm's figures for both collectives; `error` set (figures empty) where its planner threw.
 struct AlgorithmFigures {
-  std::string name;  // "trivial", "combining", "torus"
+  std::string name;  // the planner's registered name
   std::optional<Figures> alltoall;
   std::optional<Figures> allgather;
   std::string error;
@@ -30,10 +30,8 @@ struct PlanFigures {
   int t = 0;                   // offsets, the zero vector included where it is in the list
   std::vector<int> grid;       // the torus planned on (2 * max |coordinate| + 1 per dimension)
   std::vector<int> coords;     // the process planned for (the middle one)
-  // trivial, combining, then the other planners this build knows (torus); an algorithm whose name
-  // parse_algorithm() does not know is absent.
+  // Every registered planner, in registry order.
   std::vector<AlgorithmFigures> algorithms;
-  std::vector<std::string> missing;  // planner names asked for but not in this build
   // Allgather tree volume (blocks sent) with 000's dimension order (increasing number of distinct
   // coordinates) and with the best order (every order for d <= 6), which the combining plan uses.
   int tree_volume_000_order = 0;
@@ -47,9 +45,6 @@ struct PlanFigures {
 
   const AlgorithmFigures* find(const std::string& name) const;
 };
-
-// The planner names the tool reports, in order; those parse_algorithm() rejects are skipped.
-const std::vector<std::string>& planner_names();
 
 // The torus that nothing wraps on: 2 * max_i |offset_i[k]| + 1 in dimension k. Throws
 // Error(Errc::dims) where its size overflows int.

@@ -1,0 +1,72 @@
+#include "collective.hpp"
+
+#include <vector>
+
+#include "../exec/mpi_check.hpp"
+#include "../exec/progress.hpp"
+
+namespace cartcoll::detail {
+
+namespace {
+
+void complete(MPI_Request request) { ProgressEngine::instance().wait(request); }
+
+}  // namespace
+
+void allreduce_max(MPI_Comm comm, std::span<int> values) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Iallreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT, MPI_MAX, comm, &request),
+        "MPI_Iallreduce");
+  complete(request);
+}
+
+void allreduce_max(MPI_Comm comm, std::span<double> values) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Iallreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, comm,
+                       &request),
+        "MPI_Iallreduce");
+  complete(request);
+}
+
+void broadcast(MPI_Comm comm, std::span<int> values, int root) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Ibcast(values.data(), static_cast<int>(values.size()), MPI_INT, root, comm, &request), "MPI_Ibcast");
+  complete(request);
+}
+
+void broadcast(MPI_Comm comm, std::span<double> values, int root) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Ibcast(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, root, comm, &request), "MPI_Ibcast");
+  complete(request);
+}
+
+void barrier(MPI_Comm comm) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Ibarrier(comm, &request), "MPI_Ibarrier");
+  complete(request);
+}
+
+// Layout of the reduced values: [error kind + 1, must_match..., -must_match..., or_bits as 64 0/1s].
+// Under MPI_MAX, max(v) == -max(-v) exactly when v is the same everywhere, and 0/1 values or.
+std::uint64_t agree(MPI_Comm comm, const std::optional<Error>& local_error, std::span<const int> must_match,
+                    const Error& mismatch, std::uint64_t or_bits) {
+  const std::size_t n = must_match.size();
+  std::vector<int> values(1 + 2 * n + 64, 0);
+  values[0] = local_error ? static_cast<int>(local_error->kind()) + 1 : 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    values[1 + i] = must_match[i];
+    values[1 + n + i] = -must_match[i];
+  }
+  for (std::size_t bit = 0; bit < 64; ++bit) values[1 + 2 * n + bit] = static_cast<int>((or_bits >> bit) & 1u);
+  allreduce_max(comm, values);
+  if (local_error) throw *local_error;
+  if (values[0] != 0) throw Error(static_cast<Errc>(values[0] - 1), "another process passed a bad argument");
+  for (std::size_t i = 0; i < n; ++i)
+    if (values[1 + i] != -values[1 + n + i]) throw mismatch;
+  std::uint64_t agreed = 0;
+  for (std::size_t bit = 0; bit < 64; ++bit)
+    if (values[1 + 2 * n + bit] != 0) agreed |= std::uint64_t{1} << bit;
+  return agreed;
+}
+
+}  // namespace cartcoll::detail

@@ -1,0 +1,77 @@
+#include "library_comm.hpp"
+
+#include <algorithm>
+
+#include "../exec/mpi_check.hpp"
+
+namespace cartcoll::detail {
+
+LibraryComm::LibraryComm(MPI_Comm parent) {
+  check(MPI_Comm_dup(parent, &comm_), "MPI_Comm_dup");
+  MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+  void* value = nullptr;
+  int found = 0;
+  check(MPI_Comm_get_attr(comm_, MPI_TAG_UB, &value, &found), "MPI_Comm_get_attr");
+  if (found) tag_ub_ = *static_cast<int*>(value);
+}
+
+LibraryComm::~LibraryComm() {
+  int finalized = 0;
+  MPI_Finalized(&finalized);
+  if (!finalized && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+}
+
+namespace {
+
+constexpr int window = 64;
+
+}  // namespace
+
+TagSpace::TagSpace(int max_tag)
+    : persistent_count_(std::max(window, (std::max(max_tag, 127) + 1) / 4)),
+      max_tag_(std::max(max_tag, 127)),
+      next_ephemeral_(persistent_count_),
+      live_persistent_(static_cast<std::size_t>(persistent_count_), false) {}
+
+int TagSpace::take_ephemeral() {
+  const int tag = next_ephemeral_;
+  next_ephemeral_ = tag == max_tag_ ? persistent_count_ : tag + 1;
+  if (std::find(live_ephemeral_.begin(), live_ephemeral_.end(), tag) != live_ephemeral_.end())
+    throw Error(Errc::intern, "more nonblocking operations outstanding on one communicator than it has tags (" +
+                                  std::to_string(max_tag_ - persistent_count_ + 1) + ")");
+  live_ephemeral_.push_back(tag);
+  return tag;
+}
+
+void TagSpace::release_ephemeral(int tag) {
+  const auto found = std::find(live_ephemeral_.begin(), live_ephemeral_.end(), tag);
+  if (found != live_ephemeral_.end()) {
+    *found = live_ephemeral_.back();
+    live_ephemeral_.pop_back();
+  }
+}
+
+std::uint64_t TagSpace::persistent_candidates_in_use() const {
+  std::uint64_t marks = 0;
+  for (int i = 0; i < window; ++i)
+    if (live_persistent_[static_cast<std::size_t>((cursor_ + i) % persistent_count_)]) marks |= std::uint64_t{1} << i;
+  return marks;
+}
+
+int TagSpace::take_persistent(std::uint64_t in_use_anywhere) {
+  for (int i = 0; i < window; ++i) {
+    if (in_use_anywhere & (std::uint64_t{1} << i)) continue;
+    const int tag = (cursor_ + i) % persistent_count_;
+    live_persistent_[static_cast<std::size_t>(tag)] = true;
+    cursor_ = (tag + 1) % persistent_count_;
+    return tag;
+  }
+  cursor_ = (cursor_ + window) % persistent_count_;
+  return -1;
+}
+
+void TagSpace::release_persistent(int tag) {
+  if (tag >= 0 && tag < persistent_count_) live_persistent_[static_cast<std::size_t>(tag)] = false;
+}
+
+}  // namespace cartcoll::detail

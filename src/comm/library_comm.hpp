@@ -1,0 +1,64 @@
+#pragma once
+// The library's side of a communicator: its private duplicate (so library messages never match user
+// messages) and the tags its operations use on it.
+#include <mpi.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace cartcoll::detail {
+
+// A duplicate of a communicator with MPI_ERRORS_RETURN. Shared by the communicator's state and every
+// operation that may still use it: a nonblocking or persistent operation outlives MPI_Comm_free of
+// the user's communicator, as MPI allows, so the duplicate goes with the last of them.
+class LibraryComm {
+ public:
+  explicit LibraryComm(MPI_Comm parent);  // collective over parent
+  ~LibraryComm();                         // frees the duplicate unless MPI is finalized
+  LibraryComm(const LibraryComm&) = delete;
+  LibraryComm& operator=(const LibraryComm&) = delete;
+
+  MPI_Comm get() const noexcept { return comm_; }
+  int tag_ub() const noexcept { return tag_ub_; }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  int tag_ub_ = 32767;
+};
+
+// The tags of the operations on one library communicator: no two operations that are live at the
+// same time share a tag, however many came before. Every process must pick the same tag for the same
+// operation without talking per call:
+// - blocking and nonblocking calls (and measurements) take the next tag of a counter over the upper
+//   part of the tag range; calls happen in the same order on every process (MPI's collective rule),
+//   so the counters agree. A tag comes round again only after the whole range has been used; should
+//   its earlier operation still be live here, the call fails (more operations outstanding than tags).
+// - persistent requests live until freed, which is local, so their tags (the lower part of the range)
+//   are agreed at *_init: every process marks which of the next 64 candidates it still uses, one
+//   allreduce (bitwise or) of the marks, and the first free candidate is taken everywhere.
+class TagSpace {
+ public:
+  // Tags 0..max_tag (at least 127); the lower quarter (at least 64) is for persistent requests.
+  explicit TagSpace(int max_tag);
+
+  int take_ephemeral();
+  void release_ephemeral(int tag);
+
+  // Bit i: this process still uses persistent candidate i (the candidates start at the cursor, the
+  // same on every process).
+  std::uint64_t persistent_candidates_in_use() const;
+  // Takes the first candidate free everywhere (`in_use_anywhere` is the or over processes of the
+  // marks) and moves the cursor past it; -1, with the cursor moved past all 64, when none is free.
+  int take_persistent(std::uint64_t in_use_anywhere);
+  void release_persistent(int tag);
+
+ private:
+  int persistent_count_;
+  int max_tag_;
+  int next_ephemeral_;
+  int cursor_ = 0;
+  std::vector<int> live_ephemeral_;
+  std::vector<bool> live_persistent_;
+};
+
+}  // namespace cartcoll::detail

@@ -1,0 +1,181 @@
+#include "progress.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+
+#include "mpi_check.hpp"
+
+namespace cartcoll::detail {
+
+Progressing::~Progressing() {
+  if (registered_) ProgressEngine::instance().withdraw(*this);
+}
+
+void Progressing::fail(int code) noexcept {
+  if (error_ == MPI_SUCCESS) error_ = code;
+  complete_ = true;
+}
+
+ProgressEngine& ProgressEngine::instance() {
+  static ProgressEngine engine;
+  return engine;
+}
+
+ProgressEngine::ProgressEngine() {
+  const char* mode = std::getenv("CARTCOLL_PROGRESS");
+  everything_ = mode == nullptr || std::strcmp(mode, "operation") != 0;
+}
+
+namespace {
+
+// Marks the engine busy for one call; the library never re-enters it (MPI calls no callback of
+// ours while we wait), so re-entry is a bug, not a case to handle.
+class Busy {
+ public:
+  explicit Busy(bool& flag) : flag_(flag) {
+    if (flag_) throw Error(Errc::mpi, "cartcoll's progress engine re-entered", MPI_ERR_INTERN);
+    flag_ = true;
+  }
+  ~Busy() { flag_ = false; }
+  Busy(const Busy&) = delete;
+  Busy& operator=(const Busy&) = delete;
+
+ private:
+  bool& flag_;
+};
+
+}  // namespace
+
+void ProgressEngine::post(Progressing& owner, MPI_Request request, Kind kind) {
+  requests_.push_back(request);
+  entries_.push_back({&owner, kind});
+  ++owner.outstanding_;
+}
+
+void ProgressEngine::start(Progressing& work) {
+  work.complete_ = false;
+  work.error_ = MPI_SUCCESS;
+  work.registered_ = true;
+  work.advance(*this);
+  if (work.complete_ && work.outstanding_ == 0) work.registered_ = false;
+}
+
+bool ProgressEngine::test(Progressing& work) {
+  if (!work.complete_ || work.outstanding_ > 0) {
+    Busy busy(busy_);
+    poke(false, everything_ ? nullptr : &work);
+  }
+  return work.complete_ && work.outstanding_ == 0;
+}
+
+void ProgressEngine::wait(Progressing& work) {
+  Busy busy(busy_);
+  while (!work.complete_ || work.outstanding_ > 0) poke(true, everything_ ? nullptr : &work);
+}
+
+namespace {
+
+// One plain request as engine work: complete when the request is.
+class PlainRequest : public Progressing {
+ public:
+  explicit PlainRequest(MPI_Request request) : request_(request) {}
+
+ private:
+  void advance(ProgressEngine& engine) noexcept override {
+    if (request_ == MPI_REQUEST_NULL) {
+      finish();
+      return;
+    }
+    engine.post(*this, request_, ProgressEngine::Kind::owned_by_engine);
+    request_ = MPI_REQUEST_NULL;
+  }
+  MPI_Request request_;
+};
+
+}  // namespace
+
+void ProgressEngine::wait(MPI_Request& request) {
+  PlainRequest work(request);
+  request = MPI_REQUEST_NULL;  // the engine completes (and so frees) it
+  start(work);
+  wait(work);
+  if (work.error() != MPI_SUCCESS) throw Error(Errc::mpi, "a nonblocking MPI collective of the library", work.error());
+}
+
+void ProgressEngine::withdraw(Progressing& work) noexcept {
+  // Only an execution that failed or was abandoned gets here; its buffers may go, so stop what can
+  // be stopped. A persistent request is freed by its maker, the others here.
+  for (std::size_t i = 0; i < requests_.size(); ++i) {
+    if (entries_[i].owner != &work) continue;
+    MPI_Cancel(&requests_[i]);
+    if (entries_[i].kind == Kind::owned_by_engine) MPI_Request_free(&requests_[i]);
+    entries_[i].owner = nullptr;
+  }
+  drop_completed();
+  work.outstanding_ = 0;
+  work.registered_ = false;
+}
+
+// One MPI_Waitsome (or MPI_Testsome) over the pool, or over `only`'s requests where the engine is
+// switched off for tests.
+void ProgressEngine::poke(bool block, Progressing* only) {
+  std::span<MPI_Request> requests(requests_);
+  if (only != nullptr) {
+    positions_.clear();
+    subset_.clear();
+    for (std::size_t i = 0; i < requests_.size(); ++i)
+      if (entries_[i].owner == only) {
+        positions_.push_back(i);
+        subset_.push_back(requests_[i]);
+      }
+    requests = subset_;
+  }
+  if (requests.empty()) throw Error(Errc::mpi, "cartcoll's progress engine has nothing to wait for", MPI_ERR_INTERN);
+  indices_.resize(requests.size());
+  statuses_.resize(requests.size());
+  int outcount = 0;
+  const int n = static_cast<int>(requests.size());
+  const int code = block ? MPI_Waitsome(n, requests.data(), &outcount, indices_.data(), statuses_.data())
+                         : MPI_Testsome(n, requests.data(), &outcount, indices_.data(), statuses_.data());
+  if (code != MPI_SUCCESS && code != MPI_ERR_IN_STATUS) throw Error(Errc::mpi, "MPI_Waitsome", code);
+  if (outcount == MPI_UNDEFINED) throw Error(Errc::mpi, "cartcoll's progress engine holds no active request", MPI_ERR_INTERN);
+  completed_.clear();
+  for (int k = 0; k < outcount; ++k) {
+    const auto index = static_cast<std::size_t>(indices_[static_cast<std::size_t>(k)]);
+    const std::size_t at = only != nullptr ? positions_[index] : index;
+    if (only != nullptr) requests_[at] = subset_[index];
+    completed_.push_back(at);
+    if (code == MPI_ERR_IN_STATUS && statuses_[static_cast<std::size_t>(k)].MPI_ERROR != MPI_SUCCESS)
+      entries_[at].owner->fail(statuses_[static_cast<std::size_t>(k)].MPI_ERROR);
+  }
+  complete(completed_);
+}
+
+// Drops the completed requests from the pool, then advances every owner with none left outstanding.
+void ProgressEngine::complete(std::span<const std::size_t> completed) {
+  advanced_.clear();
+  for (std::size_t at : completed) {
+    Progressing* owner = entries_[at].owner;
+    entries_[at].owner = nullptr;
+    if (--owner->outstanding_ == 0) advanced_.push_back(owner);
+  }
+  drop_completed();
+  for (Progressing* owner : advanced_) {
+    if (!owner->complete_) owner->advance(*this);
+    if (owner->complete_ && owner->outstanding_ == 0) owner->registered_ = false;
+  }
+}
+
+void ProgressEngine::drop_completed() {
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < requests_.size(); ++i) {
+    if (entries_[i].owner == nullptr) continue;
+    requests_[kept] = requests_[i];
+    entries_[kept++] = entries_[i];
+  }
+  requests_.resize(kept);
+  entries_.resize(kept);
+}
+
+}  // namespace cartcoll::detail

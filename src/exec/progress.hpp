@@ -1,0 +1,97 @@
+#pragma once
+// The progress engine: one per process, for every active operation of the library on every
+// communicator. Waiting for or testing any one operation advances all of them, as MPI's progress
+// rule requires: a nonblocking or persistent operation whose later phases are only posted when this
+// process advances it would otherwise stall its peers while this process waits for something else.
+//
+// The engine keeps the outstanding requests of all active operations in one pool and blocks in one
+// MPI_Waitsome over it (MPI_Testsome when testing), so each completion costs O(1) bookkeeping and no
+// array is rebuilt per call; an operation whose requests have all completed is advanced to its next
+// step, which posts more. Idle, the pool is empty and the engine costs nothing.
+#include <mpi.h>
+
+#include <span>
+#include <vector>
+
+namespace cartcoll::detail {
+
+class ProgressEngine;
+
+// Work the engine advances: a schedule's execution, or one plain MPI request the library waits on.
+class Progressing {
+ public:
+  Progressing() = default;
+  Progressing(const Progressing&) = delete;
+  Progressing& operator=(const Progressing&) = delete;
+  virtual ~Progressing();
+
+  bool complete() const noexcept { return complete_; }
+  // The first MPI error of an MPI call or a request of this work, MPI_SUCCESS if none.
+  int error() const noexcept { return error_; }
+
+ protected:
+  // Called when none of this work's requests is outstanding: posts the next step's requests with
+  // ProgressEngine::post, or calls finish(). Must not throw; an MPI error goes to fail().
+  virtual void advance(ProgressEngine& engine) noexcept = 0;
+  void finish() noexcept { complete_ = true; }
+  bool waiting() const noexcept { return outstanding_ > 0; }  // requests posted and not yet complete
+  void fail(int code) noexcept;
+
+ private:
+  friend class ProgressEngine;
+  int outstanding_ = 0;
+  bool complete_ = true;
+  bool registered_ = false;
+  int error_ = MPI_SUCCESS;
+};
+
+class ProgressEngine {
+ public:
+  // The process's engine, made on first use. CARTCOLL_PROGRESS=operation (read then, once) makes
+  // waiting and testing advance only the operation waited for: a switch for tests that prove the
+  // engine is needed, never for production.
+  static ProgressEngine& instance();
+
+  // Starts `work` (its first advance). It stays registered until complete.
+  void start(Progressing& work);
+  // One round of progress over every active operation; true when `work` is complete.
+  bool test(Progressing& work);
+  // Progress until `work` is complete, blocking in MPI while nothing can be done.
+  void wait(Progressing& work);
+  // Waits for a plain MPI request of the library (a nonblocking MPI collective) the same way.
+  void wait(MPI_Request& request);
+  // Forgets `work`'s outstanding requests (an execution destroyed before it completed: an error path).
+  void withdraw(Progressing& work) noexcept;
+
+  // For Progressing::advance: `request` belongs to `owner` until it completes. A started persistent
+  // request stays owned by whoever made it (the pool holds a copy of its handle); any other request
+  // is the engine's, which completes and so frees it.
+  enum class Kind { started_persistent, owned_by_engine };
+  void post(Progressing& owner, MPI_Request request, Kind kind);
+
+  std::size_t outstanding() const noexcept { return requests_.size(); }
+
+ private:
+  struct Entry {
+    Progressing* owner;  // nullptr once the request has completed
+    Kind kind;
+  };
+
+  ProgressEngine();
+  void poke(bool block, Progressing* only);
+  void complete(std::span<const std::size_t> completed);
+  void drop_completed();
+
+  std::vector<MPI_Request> requests_;  // contiguous, as MPI_Waitsome wants them
+  std::vector<Entry> entries_;         // entries_[i] describes requests_[i]
+  std::vector<int> indices_;
+  std::vector<MPI_Status> statuses_;
+  std::vector<std::size_t> completed_;  // scratch: pool positions that just completed
+  std::vector<Progressing*> advanced_;  // scratch: owners whose last request just completed
+  std::vector<MPI_Request> subset_;     // scratch for per-operation progress
+  std::vector<std::size_t> positions_;  // scratch: subset_[k] is requests_[positions_[k]]
+  bool everything_ = true;
+  bool busy_ = false;
+};
+
+}  // namespace cartcoll::detail

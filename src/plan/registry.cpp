@@ -1,0 +1,74 @@
+// The one place that lists the planners; everything else looks them up here.
+#include <array>
+#include <string>
+
+#include "cartcoll/error.hpp"
+#include "cartcoll/plan.hpp"
+
+// Adding an algorithm: one file under src/plan/ that defines its entry with external linkage
+// (`extern const PlannerEntry name{...}` in namespace cartcoll::detail), and one line here.
+// Registration order is identification order (Algorithm::id), the same in every process.
+#define CARTCOLL_REGISTERED_PLANNERS(X) \
+  X(trivial_planner)                    \
+  X(combining_planner)                  \
+  X(torus_planner)
+
+namespace cartcoll {
+
+namespace detail {
+#define CARTCOLL_DECLARE_PLANNER(entry) extern const PlannerEntry entry;
+CARTCOLL_REGISTERED_PLANNERS(CARTCOLL_DECLARE_PLANNER)
+}  // namespace detail
+
+namespace {
+
+#define CARTCOLL_ADDRESS_OF_PLANNER(entry) &detail::entry,
+const std::array registered{CARTCOLL_REGISTERED_PLANNERS(CARTCOLL_ADDRESS_OF_PLANNER)};
+
+std::array<PlannerEntry, registered.size()> copy_entries() {
+  std::array<PlannerEntry, registered.size()> entries{};
+  for (std::size_t i = 0; i < registered.size(); ++i) entries[i] = *registered[i];
+  return entries;
+}
+
+}  // namespace
+
+std::span<const PlannerEntry> planners() {
+  static const auto entries = copy_entries();
+  return entries;
+}
+
+std::optional<Algorithm> Algorithm::parse(std::string_view name) {
+  if (name == "auto") return automatic();
+  const auto table = planners();
+  for (std::size_t i = 0; i < table.size(); ++i)
+    if (table[i].name == name) return Algorithm(static_cast<int>(i));
+  return std::nullopt;
+}
+
+Algorithm Algorithm::named(std::string_view name) {
+  if (const auto found = parse(name)) return *found;
+  throw Error(Errc::info_value, "unknown algorithm '" + std::string(name) + "'");
+}
+
+Algorithm Algorithm::from_id(int id) {
+  if (id < -1 || id >= static_cast<int>(planners().size())) throw Error(Errc::arg, "no algorithm has this id");
+  return Algorithm(id);
+}
+
+const PlannerEntry& Algorithm::planner() const {
+  if (is_automatic()) throw Error(Errc::arg, "auto names no planner; it is resolved per call");
+  return planners()[static_cast<std::size_t>(id_)];
+}
+
+std::string_view Algorithm::name() const { return is_automatic() ? std::string_view("auto") : planner().name; }
+
+Schedule plan(Algorithm algorithm, const CartesianView& view, Collective collective) {
+  const PlannerEntry& entry = algorithm.planner();
+  const bool serves = collective == Collective::alltoall ? entry.serves_alltoall : entry.serves_allgather;
+  if (!serves || entry.plan_cartesian == nullptr)
+    throw Error(Errc::arg, std::string(entry.name) + " does not plan this collective on a Cartesian neighborhood");
+  return entry.plan_cartesian(view, collective);
+}
+
+}  // namespace cartcoll
