@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Runs the papers' benchmark grid (000 section 4, 002 sections 4 and 6) as far as this machine
 # allows, for three transports (Open MPI shared memory, Open MPI over TCP loopback, MPICH), and
-# writes results.csv, setup.csv, the figures (bench/plot.py) and docs/results.md.
+# writes results.csv, setup.csv, the figures and tables (bench/plot.py) under bench/results/<date>;
+# docs/results.md only with --docs.
 #
 #   bash scripts/bench-suite.sh [--quick | --full] [--procs N] [--out DIR] [--reps N] [--step-timeout S]
-#                               [--transports LIST] [--budget S]
+#                               [--transports LIST] [--budget S] [--docs]
 #
 #   --quick   27 ranks, Moore 3 1 and box 3 3 -1, sizes 1,10,100, alltoall and allgather, 50 reps,
 #             Open MPI over TCP and shared memory only (a few minutes)
@@ -17,7 +18,7 @@
 #             --quick: the two Open MPI ones)
 #   --budget S  start no step after S seconds; the steps left are listed as not run (the issue's
 #             target experiments come first in each transport, so they are never the ones cut)
-#   --no-docs do not rewrite docs/results.md
+#   --docs    also rewrite docs/results.md from this run (otherwise docs/ is left alone)
 #   --list    print the steps and exit
 # Steps the benchmark program cannot run (an option it lacks, an implementation it does not have, a
 # crash or a timeout) are retried once with the core implementations, then recorded as skipped.
@@ -31,7 +32,7 @@ reps_override=""
 step_timeout=900
 budget=""
 transports_override=""
-write_docs=1
+write_docs=0
 list_only=0
 while (($#)); do
   case $1 in
@@ -43,7 +44,7 @@ while (($#)); do
     --step-timeout) step_timeout=$2; shift ;;
     --transports) transports_override=$2; shift ;;
     --budget) budget=$2; shift ;;
-    --no-docs) write_docs=0 ;;
+    --docs) write_docs=1 ;;
     --list) list_only=1 ;;
     -h|--help) sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-suite.sh: unknown option $1 (try --help)" >&2; exit 2 ;;

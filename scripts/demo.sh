@@ -10,4 +10,4 @@ echo
 for procs in 4 9; do mpirun -n "$procs" "$bin/examples/cartcoll-stencil9"; done
 echo
 echo "The benchmark suite's short version (27 processes on $(nproc) cores, oversubscribed):"
-bash "$repo/scripts/bench-suite.sh" --quick --no-docs --out "$repo/build/demo-bench"
+bash "$repo/scripts/bench-suite.sh" --quick --out "$repo/build/demo-bench"

@@ -86,6 +86,9 @@ CARTCOLL_API int Cart_start(Cart_request *request);
 CARTCOLL_API int Cart_wait(Cart_request *request);
 CARTCOLL_API int Cart_test(Cart_request *request, int *flag);
 CARTCOLL_API int Cart_request_free(Cart_request *request);
+/* Waits for all `count` requests (CART_REQUEST_NULL entries are skipped), in any order; an extension
+ * of 000's interface, as MPI_Waitall. Returns the first error. */
+CARTCOLL_API int Cart_waitall(int count, Cart_request requests[]);
 
 #ifdef __cplusplus
 }

@@ -47,6 +47,10 @@ class CARTCOLL_API Request {
   std::unique_ptr<detail::Operation> operation_;
 };
 
+// Completes every request (empty and inactive ones are skipped), whatever order the other processes
+// complete theirs in.
+CARTCOLL_API void wait_all(std::span<Request> requests);
+
 struct RequestOptions {
   std::optional<Algorithm> algorithm;  // unset: the communicator's choice
   MPI_Info info = MPI_INFO_NULL;       // cartcoll_algorithm, which overrides `algorithm`

@@ -1,4 +1,4 @@
-// C API: Cart_start, Cart_wait, Cart_test, Cart_request_free.
+// C API: Cart_start, Cart_wait, Cart_test, Cart_waitall, Cart_request_free.
 #include <memory>
 
 #include "errors.hpp"
@@ -48,6 +48,18 @@ int Cart_test(Cart_request* request, int* flag) {
   const int code = with_request(request, [&](Request& handle) { *flag = handle.test() ? 1 : 0; });
   if (code == MPI_SUCCESS && *flag) release_if_done(request);
   return code;
+}
+
+// Waiting for one advances all (the progress engine), so waiting in array order completes all of
+// them whatever order the other processes complete theirs in.
+int Cart_waitall(int count, Cart_request requests[]) {
+  if (count < 0 || (count > 0 && requests == nullptr)) return capi::raise(MPI_COMM_SELF, MPI_ERR_ARG);
+  int first_error = MPI_SUCCESS;
+  for (int i = 0; i < count; ++i) {
+    const int code = Cart_wait(&requests[i]);
+    if (first_error == MPI_SUCCESS) first_error = code;
+  }
+  return first_error;
 }
 
 int Cart_request_free(Cart_request* request) {

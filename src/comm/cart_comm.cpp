@@ -141,8 +141,11 @@ int agree_on_init(detail::CommState& state, const std::optional<Error>& local_er
   const int must_match[] = {algorithm.id()};
   const Error mismatch(Errc::not_isomorphic, "processes chose different algorithms");
   std::uint64_t in_use = detail::agree(comm, local_error, must_match, mismatch, tags.persistent_candidates_in_use());
-  for (int tag = tags.take_persistent(in_use);; tag = tags.take_persistent(in_use)) {
-    if (tag >= 0) return tag;
+  for (int windows = 1;; ++windows) {
+    if (const int tag = tags.take_persistent(in_use); tag >= 0) return tag;
+    // Every process sees the same marks, so all of them give up together.
+    if (windows >= tags.persistent_windows())
+      throw Error(Errc::intern, "more persistent requests alive on this communicator than it has tags for them");
     in_use = detail::agree(comm, std::nullopt, {}, mismatch, tags.persistent_candidates_in_use());
   }
 }

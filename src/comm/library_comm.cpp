@@ -70,6 +70,8 @@ int TagSpace::take_persistent(std::uint64_t in_use_anywhere) {
   return -1;
 }
 
+int TagSpace::persistent_windows() const noexcept { return (persistent_count_ + window - 1) / window; }
+
 void TagSpace::release_persistent(int tag) {
   if (tag >= 0 && tag < persistent_count_) live_persistent_[static_cast<std::size_t>(tag)] = false;
 }

@@ -51,6 +51,8 @@ class TagSpace {
   // marks) and moves the cursor past it; -1, with the cursor moved past all 64, when none is free.
   int take_persistent(std::uint64_t in_use_anywhere);
   void release_persistent(int tag);
+  // How many windows of candidates cover all persistent tags.
+  int persistent_windows() const noexcept;
 
  private:
   int persistent_count_;

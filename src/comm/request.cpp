@@ -53,4 +53,9 @@ bool Request::test() {
   return true;
 }
 
+// The engine advances every operation while it waits for one, so waiting in array order suffices.
+void wait_all(std::span<Request> requests) {
+  for (Request& request : requests) request.wait();
+}
+
 }  // namespace cartcoll

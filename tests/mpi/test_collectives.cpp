@@ -48,7 +48,7 @@ void run_persistent(ExchangeCase& exchange, MPI_Comm cart, MPI_Info info) {
   EXPECT_EQ(request, CART_REQUEST_NULL);
 }
 
-class Collectives : public testing::TestWithParam<const char*> {};
+class Collectives : public testing::TestWithParam<std::string> {};
 
 TEST_P(Collectives, MatchTheReferenceModelOnEveryGridAndForm) {
   const TestTypes types;
@@ -81,7 +81,7 @@ TEST_P(Collectives, MatchTheReferenceModelOnEveryGridAndForm) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Algorithms, Collectives, testing::Values("trivial", "combining", "torus", "auto"),
-                         [](const auto& info) { return std::string(*info.param ? info.param : "default"); });
+INSTANTIATE_TEST_SUITE_P(Algorithms, Collectives, testing::ValuesIn(algorithm_names(true)),
+                         [](const auto& info) { return info.param; });
 
 }  // namespace

@@ -183,6 +183,49 @@ TEST(Neighborhood, CppApiRoundTrip) {
     EXPECT_EQ(recv[2], 100 * round + rank);
   }
   EXPECT_THROW(cartcoll::CartComm(MPI_COMM_WORLD), cartcoll::Error);
+  // wait_all completes requests in array order, the empty ones skipped.
+  std::vector<cartcoll::Request> requests;
+  requests.push_back(cart.iexchange(cartcoll::layout::allgather({3, 3}, mine.data(), 1, MPI_INT, gathered.data(), 1, MPI_INT)));
+  requests.emplace_back();
+  cartcoll::wait_all(requests);
+  EXPECT_FALSE(requests[0]);
+  EXPECT_EQ(gathered, (std::vector<int>{(rank - 1 + p) % p, (rank + 1) % p, rank}));
+}
+
+// A view does not own its communicator: used after MPI_Comm_free it throws Error(Errc::comm) instead of
+// reading freed state. Requests do outlive it, as MPI's own requests outlive MPI_Comm_free: an
+// outstanding nonblocking one completes, and a persistent one can still be started and freed.
+TEST(Neighborhood, ViewsNoticeAFreedCommunicatorAndRequestsOutliveIt) {
+  const int p = world_size();
+  cartcoll::Communicator owned = cartcoll::Communicator::create(MPI_COMM_WORLD, cartcoll::Grid({p}, {true}),
+                                                                cartcoll::Offsets(1, {1, -1}));
+  const cartcoll::CartComm cart = owned.view();
+  const int rank = cart.rank();
+  std::vector<int> send = {10 * rank, 10 * rank + 1}, recv(2, -1), psend = {7, 8}, precv(2, -1);
+  cartcoll::Request outstanding = cart.iexchange(
+      cartcoll::layout::alltoall({2, 2}, send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT));
+  cartcoll::Request persistent = cart.exchange_init(
+      cartcoll::layout::alltoall({2, 2}, psend.data(), 1, MPI_INT, precv.data(), 1, MPI_INT));
+  MPI_Comm comm = owned.release();
+  MPI_Comm_free(&comm);
+  try {
+    (void)cart.grid();
+    ADD_FAILURE() << "a view of a freed communicator answered";
+  } catch (const cartcoll::Error& error) {
+    EXPECT_EQ(error.kind(), cartcoll::Errc::comm);
+  }
+  EXPECT_THROW(cartcoll::alltoall<int>(cart, send, recv), cartcoll::Error);
+  outstanding.wait();
+  EXPECT_EQ(recv, (std::vector<int>{10 * ((rank - 1 + p) % p), 10 * ((rank + 1) % p) + 1}));
+  for (int round = 0; round < 2; ++round) {
+    psend = {100 * round + rank, -(100 * round + rank)};
+    persistent.start();
+    persistent.wait();
+    EXPECT_EQ(precv, (std::vector<int>{100 * round + (rank - 1 + p) % p, -(100 * round + (rank + 1) % p)}));
+  }
+  persistent = cartcoll::Request();
+  EXPECT_EQ(census::live().communicators, 0u) << "the library's communicator outlived the last request";
+  EXPECT_EQ(census::live().requests, 0u);
 }
 
 }  // namespace

@@ -136,6 +136,36 @@ TEST(Selection, CallsTooLargeToMeasureFallBackToTheCalibratedModel) {
   EXPECT_EQ(choice_of(cart, huge), trivial) << "combining would send about twice the bytes";
 }
 
+// The bytes of a block are what processes share, not its datatype: even ranks pass m contiguous ints,
+// odd ranks one vector of m ints with gaps (a larger extent). Every size class is measured anew, and
+// every process must still choose the same and deliver the data.
+TEST(Selection, ProcessesWithDifferentDatatypesAgree) {
+  const auto owned = moore_torus();
+  const auto cart = owned.view();
+  const bool strided = cart.rank() % 2 == 1;
+  const auto sources = cart.sources();
+  for (int m : {1, 3, 40, 700}) {
+    MPI_Datatype vector = MPI_DATATYPE_NULL;
+    MPI_Type_vector(m, 1, 2, MPI_INT, &vector);
+    MPI_Type_commit(&vector);
+    // alltoall blocks lie one extent apart: 2m - 1 ints for the vector.
+    const std::size_t stride = static_cast<std::size_t>(strided ? 2 * m - 1 : m);
+    std::vector<int> send(26 * stride, -7), recv(26 * stride, -1);
+    auto element = [&](std::size_t block, int k) { return block * stride + static_cast<std::size_t>(k) * (strided ? 2 : 1); };
+    for (std::size_t i = 0; i < 26; ++i)
+      for (int k = 0; k < m; ++k) send[element(i, k)] = 100000 * cart.rank() + 100 * static_cast<int>(i) + k;
+    const int count = strided ? 1 : m;
+    const MPI_Datatype type = strided ? vector : MPI_INT;
+    const auto layout = cartcoll::layout::alltoall({26, 26}, send.data(), count, type, recv.data(), count, type);
+    (void)choice_of(cart, layout);  // fails unless every process chose the same
+    cart.exchange(layout);
+    for (std::size_t i = 0; i < 26; ++i)
+      for (int k = 0; k < m; ++k)
+        ASSERT_EQ(recv[element(i, k)], 100000 * sources[i] + 100 * static_cast<int>(i) + k) << "m " << m << ", block " << i;
+    MPI_Type_free(&vector);
+  }
+}
+
 TEST(Selection, ForcedAlgorithmsAreNotSecondGuessed) {
   const int p = world_size();
   cartcoll::CreateOptions options;

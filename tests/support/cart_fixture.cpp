@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "cartcoll/plan.hpp"
+
 namespace support {
 
 AlgorithmInfo::AlgorithmInfo(const std::string& algorithm) {
@@ -32,6 +34,13 @@ int world_rank() {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   return rank;
+}
+
+std::vector<std::string> algorithm_names(bool with_auto) {
+  std::vector<std::string> names;
+  for (const cartcoll::PlannerEntry& planner : cartcoll::planners()) names.emplace_back(planner.name);
+  if (with_auto) names.emplace_back("auto");
+  return names;
 }
 
 }  // namespace support

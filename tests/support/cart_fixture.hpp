@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <string>
+#include <vector>
 
 #include "cartcoll/cartcoll.h"
 #include "cartcoll/topology.hpp"
@@ -28,5 +29,9 @@ int create(MPI_Comm comm, const cartcoll::Grid& grid, const cartcoll::Offsets& o
 
 int world_size();
 int world_rank();
+
+// The registered planners' names, and "auto" after them if `with_auto`: what sweeps over "every
+// algorithm" run, so that a newly registered planner is tested without touching the tests.
+std::vector<std::string> algorithm_names(bool with_auto);
 
 }  // namespace support

@@ -4,6 +4,7 @@
 
 #include <set>
 
+#include "call_census.hpp"
 #include "traffic_census.hpp"
 
 namespace {
@@ -71,6 +72,7 @@ int MPI_Request_free(MPI_Request* request) {
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+  census::detail::note_collective();
   const int code = PMPI_Comm_dup(comm, newcomm);
   if (code == MPI_SUCCESS) communicators().insert(*newcomm);
   return code;
