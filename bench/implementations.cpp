@@ -4,7 +4,7 @@
 
 #include "cartcoll/plan.hpp"
 #include "cartcoll/topology.hpp"
-#include "neighborhoods.hpp"
+#include "util/neighborhoods.hpp"
 
 #if defined(CARTCOLL_HAVE_MPI_NEIGHBOR_INIT)
 #define NEIGHBOR_INIT(name) MPI_Neighbor_##name##_init
@@ -51,7 +51,7 @@ Communicators::Communicators(const Options& options, const std::vector<int>& dim
   Cart_neighbor_get(carts_.at("trivial"), t, sources.data(), MPI_UNWEIGHTED, t, targets.data(), MPI_UNWEIGHTED);
   MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, t, sources.data(), MPI_UNWEIGHTED, t, targets.data(),
                                  MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_);
-  if (options.offsets == cartesian_axes(options.d)) {
+  if (options.offsets == cartcoll::neighborhoods::cartesian_axes(options.d)) {
     const std::vector<int> periods(dims.size(), 1);
     MPI_Cart_create(MPI_COMM_WORLD, options.d, dims.data(), periods.data(), 0, &mpi_cart_);
   }
@@ -80,7 +80,7 @@ std::optional<Run> Implementations::make(const std::string& impl, std::string& w
   if (impl == "mpi-neighbor-persistent") return mpi_persistent(comms_.graph(), why);
   if (impl == "mpi-cart-neighbor") {
     if (comms_.mpi_cart() != MPI_COMM_NULL) return mpi_blocking(comms_.mpi_cart());
-    why = "only for the von Neumann radius-1 neighborhood in MPI's Cartesian order";
+    why = "only for --axes D, the neighborhood of MPI's Cartesian topology";
     return std::nullopt;
   }
   const bool persistent = impl.ends_with("-persistent");

@@ -1,8 +1,10 @@
 #include "measure.hpp"
 
+#include "util/median.hpp"
+
 #include <algorithm>
 
-#include "traffic_count.hpp"
+#include "traffic_census.hpp"
 
 namespace bench {
 namespace {
@@ -36,13 +38,6 @@ std::vector<std::vector<double>> time_interleaved(const std::vector<Run>& runs, 
   return times;
 }
 
-double median_of(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
-}
-
 Summary summarize(std::vector<double> times) {
   Summary summary;
   summary.total = static_cast<int>(times.size());
@@ -53,7 +48,7 @@ Summary summarize(std::vector<double> times) {
   for (double t : times)
     if (t >= q1 - 3 * iqr && t <= q3 + 3 * iqr) kept.push_back(t);
   summary.kept = static_cast<int>(kept.size());
-  summary.median = median_of(kept);
+  summary.median = cartcoll::detail::median(kept);
   summary.min = kept.front();
   summary.max = kept.back();
   return summary;
@@ -61,9 +56,9 @@ Summary summarize(std::vector<double> times) {
 
 Traffic count_traffic(const Run& run) {
   MPI_Barrier(MPI_COMM_WORLD);
-  traffic::reset();
+  census::reset_traffic();
   run();
-  const traffic::Count count = traffic::read();
+  const census::Traffic count = census::traffic();
   long long values[2] = {count.messages, count.bytes};
   MPI_Allreduce(MPI_IN_PLACE, values, 2, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
   return {values[0], values[1]};

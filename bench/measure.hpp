@@ -17,8 +17,6 @@ std::vector<std::vector<double>> time_interleaved(const std::vector<Run>& runs, 
 
 Summary summarize(std::vector<double> times);
 
-// The median of `values` (mean of the middle two for an even count).
-double median_of(std::vector<double> values);
 
 struct Traffic {
   long long messages = 0, bytes = 0;  // maxima over ranks of one call

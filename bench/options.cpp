@@ -5,19 +5,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "neighborhoods.hpp"
+#include "util/cli.hpp"
+#include "util/neighborhoods.hpp"
 
 namespace bench {
 namespace {
-
-std::vector<std::string> split(const std::string& text, char separator) {
-  std::vector<std::string> parts;
-  std::size_t start = 0;
-  for (std::size_t end; (end = text.find(separator, start)) != std::string::npos; start = end + 1)
-    parts.push_back(text.substr(start, end - start));
-  parts.push_back(text.substr(start));
-  return parts;
-}
 
 [[noreturn]] void usage(const char* problem) {
   int rank = 0;
@@ -31,20 +23,13 @@ std::vector<std::string> split(const std::string& text, char separator) {
         "       cartcoll-bench --setup (--moore D R | --setup-grid) [--reps N] [--csv FILE]\n"
         "OP: alltoall alltoallv alltoallw allgather allgatherv allgatherw\n"
         "NEIGHBORHOOD (periodic grid from MPI_Dims_create; default --moore 3 1):\n"
-        "  --box D N F         all vectors with coordinates F..F+N-1 (zero vector kept)\n"
-        "  --moore D R         Chebyshev ball of radius R without zero\n"
-        "  --von-neumann D R   Manhattan ball of radius R without zero (R = 1: MPI's order -e0,+e0,-e1,...)\n"
-        "  --octant D R        coordinates 0..R without zero (positive octant)\n"
-        "  --shales D R1 R2    Moore shells at Chebyshev distance exactly R1 and exactly R2\n"
-        "  --offsets \"x,y;x,y;...\"  explicit offsets, one per ';'\n"
-        "  --adjacency FILE    one offset per line, its d integers separated by spaces or commas;\n"
-        "                      blank lines and lines starting with # ignored; d = integers on the first line\n"
+        "%s"
         "--sizes: elements per block (the rule's m); --size-rule 000: block i has m^(d-z_i) elements,\n"
         "  z_i = non-zero coordinates of offset i; 002: m^(d-||C_i||_1), at least 1 (alltoallv/w only;\n"
         "  allgather variants always use m per block). alltoallw/allgatherw use one contiguous type per block.\n"
         "IMPL: cart-trivial cart-combining cart-torus cart-auto (each also -persistent), mpi-neighbor,\n"
-        "  mpi-ineighbor, mpi-neighbor-persistent, mpi-cart-neighbor (only for the von Neumann radius-1\n"
-        "  neighborhood in MPI's order), ideal (the combining schedule as plain Isend/Irecv of contiguous\n"
+        "  mpi-ineighbor, mpi-neighbor-persistent, mpi-cart-neighbor (only for --axes D, MPI's Cartesian\n"
+        "  neighborhood), ideal (the combining schedule as plain Isend/Irecv of contiguous\n"
         "  buffers). Default: all. MPI's allgatherw is done as MPI_Neighbor_alltoallw of one block.\n"
         "Methodology: barrier before each repetition, time = max over ranks, implementations interleaved,\n"
         "  Tukey's rule (3 IQR) then median/min/max of the kept repetitions; messages and bytes per call are\n"
@@ -54,7 +39,8 @@ std::vector<std::string> split(const std::string& text, char separator) {
         "CSV columns: impl,op,neighborhood,d,t,processes,block_elements,element_bytes,size_rule,median_s,\n"
         "  min_s,max_s,ratio_to_mpi_neighbor,messages_per_call,bytes_per_call,mpi_library,mpi_version,\n"
         "  transport,pinning,reps_kept,reps_total (appended; header only when the file is created)\n"
-        "--setup CSV columns: kind,neighborhood,d,r,t,processes,seconds\n");
+        "--setup CSV columns: kind,neighborhood,d,r,t,processes,seconds\n",
+        cartcoll::cli::neighborhood_usage());
   }
   if (!problem) {
     MPI_Finalize();
@@ -64,93 +50,28 @@ std::vector<std::string> split(const std::string& text, char separator) {
   std::exit(2);
 }
 
-std::vector<int> parse_offset_list(const std::string& text, int& d) {
-  std::vector<int> flat;
-  d = 0;
-  for (const auto& offset : split(text, ';')) {
-    if (offset.empty()) continue;
-    const auto coordinates = split(offset, ',');
-    if (d == 0) d = static_cast<int>(coordinates.size());
-    if (static_cast<int>(coordinates.size()) != d) usage("offsets of different lengths");
-    for (const auto& c : coordinates) flat.push_back(std::atoi(c.c_str()));
-  }
-  if (d == 0) usage("no offsets");
-  return flat;
-}
-
-std::vector<int> read_adjacency(const std::string& path, int& d) {
-  std::ifstream in(path);
-  if (!in) usage("cannot read the adjacency file");
-  std::string line, text;
-  while (std::getline(in, line)) {
-    const auto first = line.find_first_not_of(" \t\r");
-    if (first == std::string::npos || line[first] == '#') continue;
-    std::istringstream words(line.substr(first));
-    std::string offset;
-    for (std::string word; words >> word;) {
-      for (char& c : word)
-        if (c == ',') c = ' ';
-      std::istringstream parts(word);
-      for (std::string part; parts >> part;) offset += (offset.empty() ? "" : ",") + part;
-    }
-    text += offset + ";";
-  }
-  return parse_offset_list(text, d);
-}
-
-std::string basename(const std::string& path) { return path.substr(path.find_last_of('/') + 1); }
-
+// The arguments as strings, and a cursor over them.
 struct Parser {
-  int argc;
-  char** argv;
-  int i = 1;
-  std::string word() { return i + 1 < argc ? std::string(argv[++i]) : (usage("missing value"), std::string()); }
-  int number() { return std::atoi(word().c_str()); }
+  std::vector<std::string> args;
+  std::size_t i = 0;
+  std::string word() { return i + 1 < args.size() ? args[++i] : (usage("missing value"), std::string()); }
+  int number() {
+    const auto value = cartcoll::cli::parse_int(word());
+    if (!value) usage(("not an integer after " + args[i - 1]).c_str());
+    return *value;
+  }
 };
 
-std::string label(const std::string& name, std::initializer_list<int> values) {
-  std::string text = name;
-  for (int v : values) text += "-" + std::to_string(v);
-  return text;
-}
-
-// Handles one neighborhood option; false if `arg` is none.
-bool parse_neighborhood(const std::string& arg, Parser& p, Options& o) {
-  if (arg == "--moore") {
-    o.d = p.number();
-    o.radius = p.number();
-    o.offsets = moore(o.d, o.radius);
-    o.neighborhood = label("moore", {o.d, o.radius});
-  } else if (arg == "--von-neumann") {
-    o.d = p.number();
-    const int r = p.number();
-    o.offsets = r == 1 ? cartesian_axes(o.d) : von_neumann(o.d, r);
-    o.neighborhood = label("von-neumann", {o.d, r});
-  } else if (arg == "--box") {
-    o.d = p.number();
-    const int n = p.number(), first = p.number();
-    o.offsets = box(o.d, n, first, true);
-    o.neighborhood = label("box", {o.d, n, first});
-  } else if (arg == "--octant") {
-    o.d = p.number();
-    const int r = p.number();
-    o.offsets = octant(o.d, r);
-    o.neighborhood = label("octant", {o.d, r});
-  } else if (arg == "--shales") {
-    o.d = p.number();
-    const int r1 = p.number(), r2 = p.number();
-    o.offsets = shales(o.d, r1, r2);
-    o.neighborhood = label("shales", {o.d, r1, r2});
-  } else if (arg == "--offsets") {
-    o.offsets = parse_offset_list(p.word(), o.d);
-    o.neighborhood = "offsets-" + std::to_string(o.offsets.size() / static_cast<std::size_t>(o.d));
-  } else if (arg == "--adjacency") {
-    const std::string path = p.word();
-    o.offsets = read_adjacency(path, o.d);
-    o.neighborhood = "adjacency-" + basename(path);
-  } else {
-    return false;
-  }
+// Handles one neighborhood option; false if args[i] is none.
+bool parse_neighborhood(Parser& p, Options& o) {
+  cartcoll::cli::Neighborhood neighborhood;
+  std::string error;
+  if (!cartcoll::cli::parse_neighborhood(p.args, p.i, neighborhood, error)) return false;
+  if (!error.empty()) usage(error.c_str());
+  o.d = neighborhood.d;
+  o.offsets = std::move(neighborhood.flat);
+  o.neighborhood = neighborhood.label;
+  o.radius = neighborhood.radius;
   return true;
 }
 
@@ -171,10 +92,18 @@ SizeRule parse_rule(const std::string& name) {
 
 std::vector<int> parse_sizes(const std::string& text) {
   std::vector<int> sizes;
-  for (const auto& part : split(text, ',')) sizes.push_back(std::atoi(part.c_str()));
-  for (int size : sizes)
-    if (size < 0) usage("negative block size");
+  for (const auto part : cartcoll::cli::split(text, ',')) {
+    const auto size = cartcoll::cli::parse_int(part);
+    if (!size || *size < 0) usage("--sizes takes non-negative integers");
+    sizes.push_back(*size);
+  }
   return sizes;
+}
+
+std::vector<std::string> list_of(const std::string& text) {
+  std::vector<std::string> items;
+  for (const auto part : cartcoll::cli::split(text, ',')) items.emplace_back(part);
+  return items;
 }
 
 bool known_op(const std::string& op) {
@@ -211,18 +140,18 @@ std::string rule_name(SizeRule rule) {
 
 Options parse_options(int argc, char** argv) {
   Options o;
-  o.offsets = moore(3, 1);
+  o.offsets = cartcoll::neighborhoods::moore(3, 1);
   o.neighborhood = "moore-3-1";
   o.impls = all_implementations();
-  Parser p{argc, argv};
-  for (; p.i < argc; ++p.i) {
-    const std::string arg = argv[p.i];
-    if (parse_neighborhood(arg, p, o)) continue;
+  Parser p{std::vector<std::string>(argv + 1, argv + argc)};
+  for (; p.i < p.args.size(); ++p.i) {
+    const std::string arg = p.args[p.i];
+    if (parse_neighborhood(p, o)) continue;
     if (arg == "--op") o.op = p.word();
     else if (arg == "--sizes") o.sizes = parse_sizes(p.word());
     else if (arg == "--type") set_type(o, p.word());
     else if (arg == "--size-rule") o.rule = parse_rule(p.word());
-    else if (arg == "--impl") o.impls = split(p.word(), ',');
+    else if (arg == "--impl") o.impls = list_of(p.word());
     else if (arg == "--reps") { o.reps = p.number(); o.reps_given = true; }
     else if (arg == "--warmup") o.warmup = p.number();
     else if (arg == "--csv") o.csv = p.word();

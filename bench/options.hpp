@@ -14,7 +14,7 @@ struct Options {
   int d = 3;
   std::vector<int> offsets;      // flat, t * d
   std::string neighborhood;      // short label, e.g. moore-3-1
-  int radius = 1;                // the Moore radius in --setup mode
+  int radius = 1;                // R of a Moore (or von Neumann, octant) neighborhood, 0 for others
   std::vector<int> sizes = {1, 10, 100};
   std::string type_name = "int";
   MPI_Datatype type = MPI_INT;

@@ -1,6 +1,6 @@
 // cartcoll-plan-time: how long plan() takes for one process, MPI-free. Moore neighborhoods d = 2..5,
-// radius 1..3 (002 Table 2's set), every planner this build has (trivial, combining, torus where
-// parse_algorithm knows it), alltoall and allgather, on the (2r+1)^d torus, on which no offset wraps.
+// radius 1..3 (002 Table 2's set), every registered planner, alltoall and allgather, on the (2r+1)^d
+// torus, on which no offset wraps.
 // Prints CSV: the median time of one plan() call and that time per t*d, which stays flat where the
 // planner is linear in the neighborhood's size (000 Proposition 3.1: O(td)).
 //
@@ -26,7 +26,9 @@
 #include "cartcoll/plan.hpp"
 #include "cartcoll/schedule.hpp"
 #include "cartcoll/topology.hpp"
-#include "neighborhoods.hpp"
+#include "util/cli.hpp"
+#include "util/median.hpp"
+#include "util/neighborhoods.hpp"
 
 namespace {
 
@@ -60,9 +62,9 @@ Options parse(int argc, char** argv) {
       options.wall = text == "wall";
       continue;
     }
-    char* end = nullptr;
-    const double value = std::strtod(text.c_str(), &end);
-    if (end == text.c_str() || *end != '\0' || value < 0) usage_exit();
+    const auto parsed = cartcoll::cli::parse_double(text);
+    if (!parsed || *parsed < 0) usage_exit();
+    const double value = *parsed;
     if (arg == "--min-ms") options.min_ms = value;
     else if (arg == "--max-d" && value >= 2 && value <= 6) options.max_d = static_cast<int>(value);
     else if (arg == "--max-r" && value >= 1 && value <= 4) options.max_r = static_cast<int>(value);
@@ -100,9 +102,7 @@ double time_call(const std::function<long()>& work, const Options& options, long
     per_call.push_back(elapsed / static_cast<double>(batch));
     if (per_call.size() >= 3 && elapsed > 250000) break;  // slow cases: three samples do
   }
-  auto middle = per_call.begin() + static_cast<long>(per_call.size() / 2);
-  std::nth_element(per_call.begin(), middle, per_call.end());
-  return *middle;
+  return cartcoll::detail::median(per_call);
 }
 
 }  // namespace
@@ -118,7 +118,7 @@ int main(int argc, char** argv) {
   std::printf("d,r,t,t_times_d,algorithm,collective,microseconds,microseconds_per_td\n");
   for (int d = 2; d <= options.max_d; ++d) {
     for (int r = 1; r <= options.max_r; ++r) {
-      const Offsets offsets(d, bench::moore(d, r));
+      const Offsets offsets(d, cartcoll::neighborhoods::moore(d, r));
       const Grid grid(std::vector<int>(static_cast<std::size_t>(d), 2 * r + 1),
                       std::vector<bool>(static_cast<std::size_t>(d), true));
       const std::vector<int> coords(static_cast<std::size_t>(d), r);

@@ -9,7 +9,8 @@
 #include "cartcoll/cartcoll.h"
 #include "cartcoll/topology.hpp"
 #include "measure.hpp"
-#include "neighborhoods.hpp"
+#include "util/median.hpp"
+#include "util/neighborhoods.hpp"
 #include "report.hpp"
 
 namespace bench {
@@ -40,7 +41,7 @@ double median_time(int reps, const std::function<void()>& timed, const std::func
     times.push_back(max_over_ranks(MPI_Wtime() - start));
     untimed();
   }
-  return median_of(times);
+  return cartcoll::detail::median(times);
 }
 
 MPI_Comm create_cart(const Case& c, const std::vector<int>& dims) {
@@ -118,7 +119,8 @@ std::vector<Case> cases_of(const Options& options) {
   if (!options.setup_grid) return {{options.neighborhood, options.d, options.radius, options.offsets}};
   for (int d = 2; d <= 5; ++d)
     for (int r = 1; r <= 3; ++r)
-      cases.push_back({"moore-" + std::to_string(d) + "-" + std::to_string(r), d, r, moore(d, r)});
+      cases.push_back({"moore-" + std::to_string(d) + "-" + std::to_string(r), d, r,
+                       cartcoll::neighborhoods::moore(d, r)});
   return cases;
 }
 

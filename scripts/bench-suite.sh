@@ -151,9 +151,9 @@ for transport in "${transports[@]}"; do
       add "$transport" "$op ${spec// /-}" "$d" "$t" "--op $op --$spec --sizes 1,16,128,512 --impl $impls_full"
     done
   done
-  # The MPI Cartesian neighborhood (2d von Neumann), where mpi-cart-neighbor applies.
-  add "$transport" "alltoall von-neumann-3-1" 3 6 \
-    "--op alltoall --von-neumann 3 1 --sizes 1,16,128,512 --impl $impls_full,mpi-cart-neighbor"
+  # The MPI Cartesian neighborhood (the 2d unit vectors in MPI's order), where mpi-cart-neighbor applies.
+  add "$transport" "alltoall axes-3" 3 6 \
+    "--op alltoall --axes 3 --sizes 1,16,128,512 --impl $impls_full,mpi-cart-neighbor"
   # 002 Figure 3: alltoallw with block i of m^(d - |C_i|) elements.
   add "$transport" "alltoallw moore-3-1 (002)" 3 26 \
     "--op alltoallw --moore 3 1 --size-rule 002 --sizes 1,4,16,64 --impl $impls_full"

@@ -40,6 +40,23 @@ CARTCOLL_API double predicted_seconds(const Figures& figures, const CostModel& m
                                       std::span<const std::size_t> recv_bytes);
 
 // The registered planners `auto` chooses among for `collective`, in registry order.
-CARTCOLL_API std::vector<Algorithm> auto_candidates(Collective collective);
+CARTCOLL_API std::span<const Algorithm> auto_candidates(Collective collective);
+
+// The candidate the model predicts to be fastest for a call with these block sizes; the earlier
+// candidate wins a tie. `figures(candidate)` gives a candidate's figures (Figures or const Figures&).
+template <typename FiguresOf>
+Algorithm cheapest(std::span<const Algorithm> candidates, FiguresOf&& figures, const CostModel& model,
+                   std::span<const std::size_t> send_bytes, std::span<const std::size_t> recv_bytes) {
+  Algorithm best = Algorithm::automatic();
+  double best_seconds = 0;
+  for (Algorithm candidate : candidates) {
+    const double seconds = predicted_seconds(figures(candidate), model, send_bytes, recv_bytes);
+    if (best.is_automatic() || seconds < best_seconds) {
+      best = candidate;
+      best_seconds = seconds;
+    }
+  }
+  return best;
+}
 
 }  // namespace cartcoll

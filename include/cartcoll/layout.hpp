@@ -56,5 +56,6 @@ CARTCOLL_API Layout allgatherw(Degrees degrees, const void* sendbuf, int sendcou
 // The bytes of one block (MPI_Type_size times count): what is equal between sender and receiver
 // whatever their datatypes, so decisions that must agree are made from it.
 CARTCOLL_API long long bytes_of(const BlockSpec& block);
+CARTCOLL_API long long bytes_of(std::span<const BlockSpec> blocks);  // summed
 
 }  // namespace cartcoll

@@ -64,4 +64,11 @@ struct Peers {
 };
 CARTCOLL_API Peers peers_of(const Grid& grid, const Offsets& offsets, std::span<const int> coords);
 
+// The torus on which no offset wraps: 2 * max_i |offset_i[k]| + 1 processes in dimension k. There
+// every process has the same neighborhood as on an unbounded grid, so one process's schedule has
+// the neighborhood's figures. Error(Errc::dims) where it would have more than INT_MAX processes.
+CARTCOLL_API Grid unwrapped_torus(const Offsets& offsets);
+// The coordinates of the middle process (dims[k] / 2 in every dimension).
+CARTCOLL_API std::vector<int> middle_of(const Grid& grid);
+
 }  // namespace cartcoll

@@ -72,24 +72,9 @@ std::vector<std::size_t> block_bytes(std::span<const BlockSpec> blocks) {
 }
 
 Algorithm cheapest_by_model(CommState& state, const CostModel& model, const Layout& layout) {
-  const auto send = block_bytes(layout.send), recv = block_bytes(layout.recv);
-  const std::vector<Algorithm> candidates = auto_candidates(layout.collective);
-  Algorithm best = candidates.front();
-  double best_seconds = 0;
-  for (Algorithm candidate : candidates) {
-    const double seconds = predicted_seconds(state.figures(layout.collective, candidate), model, send, recv);
-    if (candidate == candidates.front() || seconds < best_seconds) {
-      best = candidate;
-      best_seconds = seconds;
-    }
-  }
-  return best;
-}
-
-long long received_bytes(const Layout& layout) {
-  long long total = 0;
-  for (const BlockSpec& block : layout.recv) total += bytes_of(block);
-  return total;
+  return cheapest(
+      auto_candidates(layout.collective), [&](Algorithm candidate) -> const Figures& { return state.figures(layout.collective, candidate); },
+      model, block_bytes(layout.send), block_bytes(layout.recv));
 }
 
 // Half an octave of the bytes a process receives per call: fine enough that the crossover between
@@ -105,8 +90,7 @@ Algorithm resolve_algorithm(CommState& state, Algorithm requested, const Layout&
   if (!requested.is_automatic()) return requested;
   if (state.settings.profile) return cheapest_by_model(state, *state.settings.profile, layout);
   AutoChoices& choices = state.auto_choices;
-  const long long received = received_bytes(layout);
-  const std::tuple key{layout.collective, size_class(received), kind};
+  const std::tuple key{layout.collective, size_class(bytes_of(layout.recv)), kind};
   if (const auto known = choices.measured.find(key); known != choices.measured.end()) return known->second;
   if (may_communicate) {
     if (const auto fastest = fastest_by_trial(state, layout, kind)) {

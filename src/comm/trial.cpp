@@ -62,12 +62,6 @@ class Candidate {
   TypeCache cache_;  // as the communicator's cache serves repeated blocking calls
 };
 
-long long bytes_in(std::span<const BlockSpec> blocks) {
-  long long total = 0;
-  for (const BlockSpec& block : blocks) total += bytes_of(block);
-  return total;
-}
-
 // With CARTCOLL_VERBOSE_AUTO set at creation, rank 0 says what it measured and chose (every rank
 // has the same figures after the allreduce).
 void report(const CommState& state, const Layout& layout, std::span<const Algorithm> candidates,
@@ -75,7 +69,7 @@ void report(const CommState& state, const Layout& layout, std::span<const Algori
   if (state.rank != 0 || !state.settings.verbose_auto) return;
   std::ostringstream line;
   line << "cartcoll auto: " << (layout.collective == Collective::alltoall ? "alltoall" : "allgather") << ", "
-       << bytes_in(layout.recv) << " bytes received per call, median of " << runs << " runs:";
+       << bytes_of(layout.recv) << " bytes received per call, median of " << runs << " runs:";
   for (std::size_t c = 0; c < candidates.size(); ++c)
     line << ' ' << candidates[c].name() << ' ' << medians[c] * 1e6 << " us;";
   line << " chose " << chosen.name() << '\n';
@@ -128,12 +122,12 @@ class TrialTags {
 }  // namespace
 
 std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout, CallKind kind) {
-  const std::vector<Algorithm> candidates = auto_candidates(layout.collective);
+  const std::span<const Algorithm> candidates = auto_candidates(layout.collective);
   const MPI_Comm comm = state.library()->get();
   int size = 0;
   check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   if (size == 1 || candidates.size() == 1) return candidates.front();  // nothing to choose
-  if (bytes_in(layout.send) + bytes_in(layout.recv) > scratch_budget) return std::nullopt;
+  if (bytes_of(layout.send) + bytes_of(layout.recv) > scratch_budget) return std::nullopt;
   const BlockArena send(layout.send), recv(layout.recv);
   Layout scratch{layout.collective, {send.blocks().begin(), send.blocks().end()},
                  {recv.blocks().begin(), recv.blocks().end()}};

@@ -138,4 +138,10 @@ long long bytes_of(const BlockSpec& block) {
   return static_cast<long long>(size) * block.count;
 }
 
+long long bytes_of(std::span<const BlockSpec> blocks) {
+  long long total = 0;
+  for (const BlockSpec& block : blocks) total += bytes_of(block);
+  return total;
+}
+
 }  // namespace cartcoll

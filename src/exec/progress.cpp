@@ -57,21 +57,48 @@ void ProgressEngine::start(Progressing& work) {
   work.complete_ = false;
   work.error_ = MPI_SUCCESS;
   work.registered_ = true;
+  ++registered_;
   work.advance(*this);
-  if (work.complete_ && work.outstanding_ == 0) work.registered_ = false;
+  if (work.complete_ && work.outstanding_ == 0) unregister(work);
+}
+
+void ProgressEngine::unregister(Progressing& work) noexcept {
+  if (!work.registered_) return;
+  work.registered_ = false;
+  --registered_;
 }
 
 bool ProgressEngine::test(Progressing& work) {
   if (!work.complete_ || work.outstanding_ > 0) {
     Busy busy(busy_);
-    poke(false, everything_ ? nullptr : &work);
+    if (!complete_alone(false, work)) poke(false, everything_ ? nullptr : &work);
   }
   return work.complete_ && work.outstanding_ == 0;
 }
 
 void ProgressEngine::wait(Progressing& work) {
   Busy busy(busy_);
-  while (!work.complete_ || work.outstanding_ > 0) poke(true, everything_ ? nullptr : &work);
+  while (!work.complete_ || work.outstanding_ > 0)
+    if (!complete_alone(true, work)) poke(true, everything_ ? nullptr : &work);
+}
+
+// The common case of one operation in flight (a blocking call, one request waited for): the whole
+// pool is its current step, and one MPI_Waitall (MPI_Testall) completes it without the bookkeeping
+// of Waitsome. Returns false, doing nothing, when other work is registered too.
+bool ProgressEngine::complete_alone(bool block, Progressing& work) {
+  if (registered_ != 1 || !work.registered_ || requests_.empty()) return false;
+  const int n = static_cast<int>(requests_.size());
+  int done = 1;
+  const int code = block ? MPI_Waitall(n, requests_.data(), MPI_STATUSES_IGNORE)
+                         : MPI_Testall(n, requests_.data(), &done, MPI_STATUSES_IGNORE);
+  if (code != MPI_SUCCESS) work.fail(code);  // which request failed is not known: the work fails
+  if (!done && code == MPI_SUCCESS) return true;
+  for (Entry& entry : entries_) entry.owner = nullptr;
+  drop_completed();
+  work.outstanding_ = 0;
+  if (!work.complete_) work.advance(*this);
+  if (work.complete_ && work.outstanding_ == 0) unregister(work);
+  return true;
 }
 
 namespace {
@@ -114,7 +141,7 @@ void ProgressEngine::withdraw(Progressing& work) noexcept {
   }
   drop_completed();
   work.outstanding_ = 0;
-  work.registered_ = false;
+  unregister(work);
 }
 
 // One MPI_Waitsome (or MPI_Testsome) over the pool, or over `only`'s requests where the engine is
@@ -163,7 +190,7 @@ void ProgressEngine::complete(std::span<const std::size_t> completed) {
   drop_completed();
   for (Progressing* owner : advanced_) {
     if (!owner->complete_) owner->advance(*this);
-    if (owner->complete_ && owner->outstanding_ == 0) owner->registered_ = false;
+    if (owner->complete_ && owner->outstanding_ == 0) unregister(*owner);
   }
 }
 

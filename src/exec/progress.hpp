@@ -79,6 +79,8 @@ class ProgressEngine {
 
   ProgressEngine();
   void poke(bool block, Progressing* only);
+  bool complete_alone(bool block, Progressing& work);
+  void unregister(Progressing& work) noexcept;
   void complete(std::span<const std::size_t> completed);
   void drop_completed();
 
@@ -92,6 +94,7 @@ class ProgressEngine {
   std::vector<std::size_t> positions_;  // scratch: subset_[k] is requests_[positions_[k]]
   bool everything_ = true;
   bool busy_ = false;
+  int registered_ = 0;  // works started and not finished
 };
 
 }  // namespace cartcoll::detail

@@ -24,24 +24,17 @@ Figures figures_of(const Schedule& schedule) {
 }
 
 Figures neighborhood_figures(Algorithm algorithm, const Offsets& offsets, Collective collective) {
-  const int d = offsets.ndims();
-  std::vector<int> dims(static_cast<std::size_t>(d), 1), middle(static_cast<std::size_t>(d), 0);
-  for (int k = 0; k < d; ++k) {
-    int span = 0;
-    for (int i = 0; i < offsets.count(); ++i) span = std::max(span, std::abs(offsets[i][static_cast<std::size_t>(k)]));
-    dims[static_cast<std::size_t>(k)] = 2 * span + 1;
-    middle[static_cast<std::size_t>(k)] = span;
-  }
   try {
-    const Grid torus(dims, std::vector<bool>(static_cast<std::size_t>(d), true));
-    return figures_of(plan(algorithm, {torus, offsets, middle}, collective));
+    const Grid torus = unwrapped_torus(offsets);
+    return figures_of(plan(algorithm, {torus, offsets, middle_of(torus)}, collective));
   } catch (const Error&) {
     // Offsets so long that no such torus fits in an int: the planner's phases, planned on a torus of
     // one process, where everything is a copy; and every block counted as sent once, as its own message.
+    const auto d = static_cast<std::size_t>(offsets.ndims());
     const int t = offsets.count();
-    const Grid unit(std::vector<int>(static_cast<std::size_t>(d), 1), std::vector<bool>(static_cast<std::size_t>(d), true));
+    const Grid unit(std::vector<int>(d, 1), std::vector<bool>(d, true));
     Figures figures;
-    figures.phases = static_cast<int>(plan(algorithm, {unit, offsets, std::vector<int>(static_cast<std::size_t>(d), 0)}, collective).phases.size());
+    figures.phases = static_cast<int>(plan(algorithm, {unit, offsets, std::vector<int>(d, 0)}, collective).phases.size());
     figures.messages = t;
     figures.sends_of_send_block.assign(collective == Collective::allgather ? 1 : static_cast<std::size_t>(t),
                                        collective == Collective::allgather ? t : 1);
@@ -68,7 +61,9 @@ double predicted_seconds(const Figures& figures, const CostModel& model, std::sp
   return figures.phases * model.latency + figures.messages * model.per_message + bytes * model.per_byte;
 }
 
-std::vector<Algorithm> auto_candidates(Collective collective) {
+namespace {
+
+std::vector<Algorithm> candidates_for(Collective collective) {
   std::vector<Algorithm> candidates;
   const auto table = planners();
   for (std::size_t i = 0; i < table.size(); ++i) {
@@ -77,6 +72,15 @@ std::vector<Algorithm> auto_candidates(Collective collective) {
     if (entry.auto_candidate && serves) candidates.push_back(Algorithm::from_id(static_cast<int>(i)));
   }
   return candidates;
+}
+
+}  // namespace
+
+std::span<const Algorithm> auto_candidates(Collective collective) {
+  // Fixed by the registry, so computed once.
+  static const std::vector<Algorithm> alltoall = candidates_for(Collective::alltoall);
+  static const std::vector<Algorithm> allgather = candidates_for(Collective::allgather);
+  return collective == Collective::alltoall ? alltoall : allgather;
 }
 
 }  // namespace cartcoll

@@ -1,6 +1,7 @@
 #include "cartcoll/error.hpp"
 #include "cartcoll/topology.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <string>
 
@@ -83,6 +84,27 @@ Peers peers_of(const Grid& grid, const Offsets& offsets, std::span<const int> co
     peers.sources.push_back(grid.shift(coords, offsets[i], -1));
   }
   return peers;
+}
+
+Grid unwrapped_torus(const Offsets& offsets) {
+  std::vector<int> dims(static_cast<std::size_t>(offsets.ndims()), 0);
+  for (int i = 0; i < offsets.count(); ++i)
+    for (int k = 0; k < offsets.ndims(); ++k) {
+      const long long c = offsets[i][static_cast<std::size_t>(k)];
+      const long long reach = c < 0 ? -c : c;
+      if (reach > (std::numeric_limits<int>::max() - 1) / 2)
+        throw Error(Errc::dims, "an offset coordinate is too large for a torus it does not wrap on");
+      auto& dim = dims[static_cast<std::size_t>(k)];
+      dim = std::max(dim, static_cast<int>(reach));
+    }
+  for (int& dim : dims) dim = 2 * dim + 1;
+  return Grid(std::move(dims), std::vector<bool>(static_cast<std::size_t>(offsets.ndims()), true));
+}
+
+std::vector<int> middle_of(const Grid& grid) {
+  std::vector<int> coords;
+  for (int extent : grid.dims()) coords.push_back(extent / 2);
+  return coords;
 }
 
 }  // namespace cartcoll

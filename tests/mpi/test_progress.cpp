@@ -27,21 +27,7 @@ constexpr std::chrono::seconds deadline{30};
 
 // A 2-D torus over all processes with the Moore neighborhood of radius 1: combining needs 2 phases,
 // torus 4, so a process that stops advancing an operation halfway stalls its neighbors.
-MPI_Comm moore_torus(const std::string& algorithm) {
-  int dims[2] = {0, 0};
-  MPI_Dims_create(world_size(), 2, dims);
-  const int periods[2] = {1, 1};
-  std::vector<int> offsets;
-  for (int a = -1; a <= 1; ++a)
-    for (int b = -1; b <= 1; ++b)
-      if (a || b) offsets.insert(offsets.end(), {a, b});
-  const AlgorithmInfo info(algorithm);
-  MPI_Comm cart = MPI_COMM_NULL;
-  EXPECT_EQ(Cart_neighborhood_create(MPI_COMM_WORLD, 2, dims, periods, 8, offsets.data(), MPI_UNWEIGHTED, info.get(),
-                                     0, &cart),
-            MPI_SUCCESS);
-  return cart;
-}
+MPI_Comm moore_torus(const std::string& algorithm) { return support::moore_torus(2, algorithm); }
 
 // One collective call with data that depends on the sender, the block and a generation number, and
 // the check of what arrived.

@@ -108,20 +108,8 @@ TEST_F(Requests, UserTrafficOnTheCommunicatorIsNotDisturbed) {
 class SharedDatatypes : public testing::Test {
  protected:
   void SetUp() override {
-    int dims[2] = {0, 0};
-    MPI_Dims_create(world_size(), 2, dims);
-    const int periods[2] = {1, 1};
-    std::vector<int> offsets;
-    for (int a = -1; a <= 1; ++a)
-      for (int b = -1; b <= 1; ++b)
-        if (a || b) offsets.insert(offsets.end(), {a, b});
-    MPI_Info info;
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "cartcoll_algorithm", "combining");  // messages of several blocks: struct types
-    ASSERT_EQ(Cart_neighborhood_create(MPI_COMM_WORLD, 2, dims, periods, 8, offsets.data(), MPI_UNWEIGHTED, info, 0,
-                                       &cart_),
-              MPI_SUCCESS);
-    MPI_Info_free(&info);
+    cart_ = moore_torus(2, "combining");  // messages of several blocks: struct types
+    ASSERT_NE(cart_, MPI_COMM_NULL);
     MPI_Comm_rank(cart_, &rank_);
     std::vector<int> sources(8), targets(8);
     ASSERT_EQ(Cart_neighbor_get(cart_, 8, sources.data(), MPI_UNWEIGHTED, 8, targets.data(), MPI_UNWEIGHTED),

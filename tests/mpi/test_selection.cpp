@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "../support/cart_fixture.hpp"
-#include "../support/traffic_census.hpp"
+#include "traffic_census.hpp"
 #include "cartcoll/cartcoll.hpp"
 
 using namespace support;
@@ -21,18 +21,8 @@ namespace {
 const cartcoll::Algorithm trivial = cartcoll::Algorithm::named("trivial");
 const cartcoll::Algorithm combining = cartcoll::Algorithm::named("combining");
 
-// A 3-D torus over all processes with the 26-point Moore neighborhood.
-cartcoll::Communicator moore_torus() {
-  int dims[3] = {0, 0, 0};
-  MPI_Dims_create(world_size(), 3, dims);
-  std::vector<int> flat;
-  for (int a = -1; a <= 1; ++a)
-    for (int b = -1; b <= 1; ++b)
-      for (int c = -1; c <= 1; ++c)
-        if (a || b || c) flat.insert(flat.end(), {a, b, c});
-  return cartcoll::Communicator::create(MPI_COMM_WORLD, cartcoll::Grid({dims[0], dims[1], dims[2]}, {true, true, true}),
-                                        cartcoll::Offsets(3, flat));
-}
+// A 3-D torus over all processes with the 26-point Moore neighborhood, owned.
+cartcoll::Communicator moore_torus() { return cartcoll::Communicator(support::moore_torus(3)); }
 
 // Writes a profile on rank 0 and points CARTCOLL_PROFILE at it everywhere (read at creation). The
 // file name carries rank 0's process id, so that tests running side by side (ctest -j) never share it.

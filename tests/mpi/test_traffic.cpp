@@ -16,9 +16,10 @@
 #include "../support/exchange_case.hpp"
 #include "../support/handle_census.hpp"
 #include "../support/neighborhoods.hpp"
-#include "../support/traffic_census.hpp"
+#include "traffic_census.hpp"
 #include "cartcoll/cartcoll.hpp"
 #include "cartcoll/plan.hpp"
+#include "util/neighborhoods.hpp"
 
 using namespace support;
 
@@ -43,13 +44,7 @@ Expected expected_traffic(const cartcoll::Schedule& schedule, int m) {
 }
 
 // Moore radius 1 in 3-D, the zero offset included: 27 offsets.
-cartcoll::Offsets moore3() {
-  std::vector<int> flat;
-  for (int x = -1; x <= 1; ++x)
-    for (int y = -1; y <= 1; ++y)
-      for (int z = -1; z <= 1; ++z) flat.insert(flat.end(), {x, y, z});
-  return cartcoll::Offsets(3, flat);
-}
+cartcoll::Offsets moore3() { return cartcoll::Offsets(3, cartcoll::neighborhoods::box(3, 3, -1, true)); }
 
 struct Case {
   cartcoll::Grid grid;

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "cartcoll/plan.hpp"
+#include "util/neighborhoods.hpp"
 
 namespace support {
 
@@ -22,6 +23,16 @@ int create(MPI_Comm comm, const cartcoll::Grid& grid, const cartcoll::Offsets& o
   for (int k = 0; k < grid.ndims(); ++k) periods.push_back(grid.periodic(k) ? 1 : 0);
   return Cart_neighborhood_create(comm, grid.ndims(), dims.data(), periods.data(), offsets.count(),
                                   offsets.flat().data(), MPI_UNWEIGHTED, info, 0, cartcomm);
+}
+
+MPI_Comm moore_torus(int d, const std::string& algorithm) {
+  std::vector<int> dims(static_cast<std::size_t>(d), 0);
+  MPI_Dims_create(world_size(), d, dims.data());
+  const cartcoll::Grid grid(dims, std::vector<bool>(dims.size(), true));
+  const AlgorithmInfo info(algorithm);
+  MPI_Comm cart = MPI_COMM_NULL;
+  create(MPI_COMM_WORLD, grid, cartcoll::Offsets(d, cartcoll::neighborhoods::moore(d, 1)), info.get(), &cart);
+  return cart;
 }
 
 int world_size() {

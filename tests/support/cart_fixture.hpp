@@ -23,6 +23,11 @@ class AlgorithmInfo {
   MPI_Info info_ = MPI_INFO_NULL;
 };
 
+// A d-dimensional torus over all of MPI_COMM_WORLD (MPI_Dims_create) with the Moore neighborhood of
+// radius 1 (3^d - 1 offsets, lexicographic), made by Cart_neighborhood_create with the algorithm
+// named (none: the default).
+MPI_Comm moore_torus(int d, const std::string& algorithm = "");
+
 // Cart_neighborhood_create over comm for grid and offsets; returns its error code.
 int create(MPI_Comm comm, const cartcoll::Grid& grid, const cartcoll::Offsets& offsets, MPI_Info info,
            MPI_Comm* cartcomm);

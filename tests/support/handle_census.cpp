@@ -5,17 +5,13 @@
 #include <set>
 
 #include "call_census.hpp"
-#include "traffic_census.hpp"
+#include "traffic_census.hpp"  // tools/census: it owns the persistent-request wrappers
 
 namespace {
 
 // Test-only bookkeeping; the library itself keeps no such state.
 std::set<MPI_Datatype>& datatypes() {
   static std::set<MPI_Datatype> live;
-  return live;
-}
-std::set<MPI_Request>& requests() {
-  static std::set<MPI_Request> live;
   return live;
 }
 std::set<MPI_Comm>& communicators() {
@@ -27,7 +23,7 @@ std::set<MPI_Comm>& communicators() {
 
 namespace census {
 
-Live live() { return {datatypes().size(), requests().size(), communicators().size()}; }
+Live live() { return {datatypes().size(), live_persistent_requests(), communicators().size()}; }
 
 }  // namespace census
 
@@ -43,32 +39,6 @@ int MPI_Type_create_struct(int count, const int blocklengths[], const MPI_Aint d
 int MPI_Type_free(MPI_Datatype* type) {
   datatypes().erase(*type);
   return PMPI_Type_free(type);
-}
-
-int MPI_Send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
-                  MPI_Request* request) {
-  const int code = PMPI_Send_init(buf, count, type, dest, tag, comm, request);
-  if (code == MPI_SUCCESS) {
-    requests().insert(*request);
-    census::detail::note_persistent_send(*request, census::detail::message_bytes(count, type));
-  }
-  return code;
-}
-
-int MPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
-                  MPI_Request* request) {
-  const int code = PMPI_Recv_init(buf, count, type, source, tag, comm, request);
-  if (code == MPI_SUCCESS) {
-    requests().insert(*request);
-    census::detail::note_persistent_receive(*request);
-  }
-  return code;
-}
-
-int MPI_Request_free(MPI_Request* request) {
-  requests().erase(*request);
-  census::detail::forget_persistent(*request);
-  return PMPI_Request_free(request);
 }
 
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {

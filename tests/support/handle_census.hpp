@@ -1,8 +1,8 @@
 #pragma once
 // Counts the MPI handles cartcoll creates (struct datatypes, persistent requests, communicators)
 // through the PMPI profiling interface, so tests can prove that every one of them is freed.
-// handle_census.cpp owns the wrappers of the calls that make and free handles; the persistent-send
-// wrappers also tell traffic_census.hpp how many bytes each persistent send request carries.
+// handle_census.cpp wraps the calls that make and free datatypes and communicators; persistent
+// requests are counted by the traffic census (tools/census), which wraps their calls.
 #include <cstddef>
 
 namespace census {

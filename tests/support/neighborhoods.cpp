@@ -2,6 +2,8 @@
 
 #include <random>
 
+#include "util/neighborhoods.hpp"
+
 namespace support {
 
 namespace {
@@ -46,32 +48,10 @@ std::vector<cartcoll::Grid> grids_for(int p) {
 
 std::vector<cartcoll::Offsets> offsets_for(int d, unsigned seed) {
   std::vector<cartcoll::Offsets> lists;
-  std::vector<int> von_neumann;
-  for (int k = 0; k < d; ++k)
-    for (int sign : {-1, 1})
-      for (int j = 0; j < d; ++j) von_neumann.push_back(j == k ? sign : 0);
-  lists.emplace_back(d, von_neumann);
-
-  std::vector<int> box;  // Moore radius 1 without the zero offset, or {-1,0}^d with it
-  const int low = -1, high = d <= 3 ? 1 : 0, n = high - low + 1;
-  int total = 1;
-  for (int k = 0; k < d; ++k) total *= n;
-  for (int index = 0; index < total; ++index) {
-    std::vector<int> offset;
-    for (int k = 0, rest = index; k < d; ++k, rest /= n) offset.push_back(low + rest % n);
-    bool zero = true;
-    for (int c : offset) zero = zero && c == 0;
-    if (zero && d <= 3) continue;
-    box.insert(box.end(), offset.begin(), offset.end());
-  }
-  lists.emplace_back(d, box);
-
-  if (d <= 3) {
-    std::vector<int> octant;
-    for (int index = 1; index < (1 << d); ++index)
-      for (int k = 0; k < d; ++k) octant.push_back((index >> k) & 1);
-    lists.emplace_back(d, octant);
-  }
+  lists.emplace_back(d, cartcoll::neighborhoods::cartesian_axes(d));
+  // Moore radius 1 without the zero offset, or {-1,0}^d with it.
+  lists.emplace_back(d, d <= 3 ? cartcoll::neighborhoods::moore(d, 1) : cartcoll::neighborhoods::box(d, 2, -1, true));
+  if (d <= 3) lists.emplace_back(d, cartcoll::neighborhoods::octant(d, 1));
 
   std::mt19937 random(seed);
   std::uniform_int_distribution<int> coordinate(-3, 3), count(2, 8);

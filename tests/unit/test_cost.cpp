@@ -2,25 +2,12 @@
 #include <gtest/gtest.h>
 
 #include "cartcoll/cost.hpp"
+#include "util/neighborhoods.hpp"
 
 namespace cartcoll {
 namespace {
 
-Offsets moore(int d) {
-  std::vector<int> flat;
-  int total = 1;
-  for (int k = 0; k < d; ++k) total *= 3;
-  for (int index = 0; index < total; ++index) {
-    std::vector<int> offset;
-    bool zero = true;
-    for (int k = 0, rest = index; k < d; ++k, rest /= 3) {
-      offset.push_back(rest % 3 - 1);
-      zero = zero && offset.back() == 0;
-    }
-    if (!zero) flat.insert(flat.end(), offset.begin(), offset.end());
-  }
-  return Offsets(d, flat);
-}
+Offsets moore(int d) { return Offsets(d, neighborhoods::moore(d, 1)); }
 
 const Algorithm trivial = Algorithm::named("trivial");
 const Algorithm combining = Algorithm::named("combining");

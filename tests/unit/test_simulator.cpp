@@ -302,15 +302,10 @@ struct Stencil {
 
 Offsets stencil(int d, bool star) {
   // star: the 2d+1 point stencil; otherwise the full 3^d box. Both include the centre.
-  std::vector<std::vector<int>> list;
-  const Offsets box = test::box_neighborhood(d, 3);
-  list.emplace_back(static_cast<std::size_t>(d), 0);
-  for (int i = 0; i < box.count(); ++i) {
-    int nonzero = 0;
-    for (int c : box[i]) nonzero += c != 0;
-    if (!star || nonzero == 1) list.emplace_back(box[i].begin(), box[i].end());
-  }
-  return Offsets::from_list(d, list);
+  std::vector<int> flat(static_cast<std::size_t>(d), 0);
+  const std::vector<int> rest = star ? neighborhoods::von_neumann(d, 1) : neighborhoods::moore(d, 1);
+  flat.insert(flat.end(), rest.begin(), rest.end());
+  return Offsets(d, flat);
 }
 
 class LargeGrid : public ::testing::TestWithParam<std::tuple<int, Collective>> {};
@@ -350,19 +345,7 @@ INSTANTIATE_TEST_SUITE_P(Processes4096, LargeGrid,
 
 // The box [lo_k, hi_k] in each dimension k, minus the zero vector, in lexicographic order.
 Offsets box(const std::vector<std::pair<int, int>>& ranges) {
-  const int d = static_cast<int>(ranges.size());
-  std::vector<std::vector<int>> list;
-  std::vector<int> v(ranges.size());
-  for (std::size_t k = 0; k < ranges.size(); ++k) v[k] = ranges[k].first;
-  while (true) {
-    if (std::any_of(v.begin(), v.end(), [](int c) { return c != 0; })) list.push_back(v);
-    int k = d - 1;
-    for (; k >= 0 && v[static_cast<std::size_t>(k)] == ranges[static_cast<std::size_t>(k)].second; --k)
-      v[static_cast<std::size_t>(k)] = ranges[static_cast<std::size_t>(k)].first;
-    if (k < 0) break;
-    ++v[static_cast<std::size_t>(k)];
-  }
-  return Offsets::from_list(d, list);
+  return Offsets(static_cast<int>(ranges.size()), neighborhoods::box(ranges, false));
 }
 
 int one_hop_steps(const Offsets& offsets) {

@@ -20,6 +20,7 @@
 #include "cartcoll/schedule.hpp"
 #include "cartcoll/simulator.hpp"
 #include "cartcoll/topology.hpp"
+#include "util/neighborhoods.hpp"
 
 namespace cartcoll::test {
 
@@ -66,11 +67,6 @@ struct Sizes {
   std::vector<std::size_t> recv_sizes;
   std::size_t send_size = 0;
 };
-
-inline Sizes uniform_sizes(Collective collective, int t, std::size_t size) {
-  (void)collective;
-  return {std::vector<std::size_t>(static_cast<std::size_t>(t), size), size};
-}
 
 // Block i has 1 + (i mod 3) bytes (alltoall); allgather uses 3 bytes.
 inline Sizes varied_sizes(Collective collective, int t) {
@@ -209,20 +205,7 @@ inline ::testing::AssertionResult proves(Planner planner, const Grid& grid, cons
 }
 
 // All vectors of {f, ..., f+n-1}^d except zero, in lexicographic order (the paper's Table 1).
-inline Offsets box_neighborhood(int d, int n, int f = -1) {
-  std::vector<int> flat;
-  std::vector<int> v(static_cast<std::size_t>(d), f);
-  while (true) {
-    bool zero = true;
-    for (int c : v) zero = zero && c == 0;
-    if (!zero) flat.insert(flat.end(), v.begin(), v.end());
-    int k = d - 1;
-    while (k >= 0 && v[static_cast<std::size_t>(k)] == f + n - 1) v[static_cast<std::size_t>(k--)] = f;
-    if (k < 0) break;
-    ++v[static_cast<std::size_t>(k)];
-  }
-  return Offsets(d, std::move(flat));
-}
+inline Offsets box_neighborhood(int d, int n, int f = -1) { return Offsets(d, neighborhoods::box(d, n, f, false)); }
 
 enum class GridKind { periodic, nonperiodic, mixed, tiny };
 

@@ -12,16 +12,11 @@
 #include "cartcoll/error.hpp"
 #include "cartcoll/plan.hpp"
 #include "cartcoll/schedule.hpp"
-#include "neighborhoods.hpp"
+#include "util/cli.hpp"
 
 namespace cartcoll::plan_tool {
 
 namespace {
-
-// Generated neighborhoods are enumerated in full (von Neumann balls through their Moore ball): keep
-// that below a few million vectors.
-constexpr long long max_enumerated = 1LL << 22;
-constexpr int max_dims = 16;
 
 Figures figures_of(const Schedule& schedule) {
   return {schedule.messages(), schedule.communication_phases(), schedule.volume()};
@@ -95,43 +90,6 @@ std::string json_collective(const PlanFigures& figures, bool alltoall) {
   return out + "}";
 }
 
-std::optional<int> parse_int(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t')) text.remove_suffix(1);
-  if (!text.empty() && text.front() == '+') text.remove_prefix(1);
-  int value = 0;
-  const char* end = text.data() + text.size();
-  auto [ptr, ec] = std::from_chars(text.data(), end, value);
-  if (text.empty() || ec != std::errc{} || ptr != end) return std::nullopt;
-  return value;
-}
-
-// n^d, or -1 where it exceeds `limit`.
-long long power_capped(int n, int d, long long limit) {
-  long long total = 1;
-  for (int k = 0; k < d; ++k) {
-    total *= n;
-    if (total > limit) return -1;
-  }
-  return total;
-}
-
-std::vector<std::string_view> split(std::string_view text, char separator) {
-  std::vector<std::string_view> parts;
-  std::size_t start = 0;
-  for (;;) {
-    const std::size_t at = text.find(separator, start);
-    parts.push_back(text.substr(start, at == std::string_view::npos ? std::string_view::npos : at - start));
-    if (at == std::string_view::npos) break;
-    start = at + 1;
-  }
-  return parts;
-}
-
-bool blank(std::string_view text) {
-  return std::all_of(text.begin(), text.end(), [](char c) { return c == ' ' || c == '\t'; });
-}
-
 }  // namespace
 
 const AlgorithmFigures* PlanFigures::find(const std::string& name) const {
@@ -140,34 +98,15 @@ const AlgorithmFigures* PlanFigures::find(const std::string& name) const {
   return nullptr;
 }
 
-std::vector<int> planning_grid(const Offsets& offsets) {
-  std::vector<int> dims(static_cast<std::size_t>(offsets.ndims()), 0);
-  for (int i = 0; i < offsets.count(); ++i)
-    for (int k = 0; k < offsets.ndims(); ++k) {
-      const long long c = offsets[i][static_cast<std::size_t>(k)];
-      const long long reach = c < 0 ? -c : c;
-      if (reach > (INT_MAX - 1) / 2) throw Error(Errc::dims, "an offset coordinate is too large to plan for");
-      auto& dim = dims[static_cast<std::size_t>(k)];
-      dim = std::max(dim, static_cast<int>(reach));
-    }
-  long long size = 1;
-  for (int& dim : dims) {
-    dim = 2 * dim + 1;
-    size *= dim;
-    if (size > INT_MAX)
-      throw Error(Errc::dims, "the torus that no offset wraps on (2*max|c|+1 per dimension) has more than INT_MAX processes");
-  }
-  return dims;
-}
 
 PlanFigures compute_figures(const Offsets& offsets) {
   if (offsets.count() == 0) throw Error(Errc::arg, "the neighborhood is empty");
   PlanFigures figures;
   figures.d = offsets.ndims();
   figures.t = offsets.count();
-  figures.grid = planning_grid(offsets);
-  const Grid grid(figures.grid, std::vector<bool>(figures.grid.size(), true));
-  for (int dim : figures.grid) figures.coords.push_back(dim / 2);
+  const Grid grid = unwrapped_torus(offsets);
+  figures.grid.assign(grid.dims().begin(), grid.dims().end());
+  figures.coords = middle_of(grid);
 
   for (const PlannerEntry& planner : planners()) {
     const Algorithm algorithm = Algorithm::named(planner.name);
@@ -252,116 +191,42 @@ std::string to_table(const PlanFigures& figures) {
 }
 
 const char* usage() {
-  return "usage: cartcoll-plan --dims D --box N --first F [--no-zero] [--json]\n"
-         "       cartcoll-plan --moore D R [--json]\n"
-         "       cartcoll-plan --von-neumann D R [--json]\n"
-         "       cartcoll-plan --offsets \"x,y,z;x,y,z;...\" [--json]\n"
-         "Plans trivial, combining (and torus where built) alltoall and allgather for one process of a\n"
-         "torus that no offset wraps on, and prints messages, communication phases and volume per call.\n"
-         "  --box N --first F  all vectors with coordinates F..F+N-1 in each of D dimensions (000's\n"
-         "                     test neighborhoods); --no-zero drops the zero vector\n"
-         "  --moore D R        Chebyshev ball of radius R, without the zero vector\n"
-         "  --von-neumann D R  Manhattan ball of radius R, without the zero vector\n"
-         "  --offsets LIST     any list; vectors separated by ';', coordinates by ','\n"
-         "  --json             one JSON object instead of the table\n";
+  static const std::string text =
+      std::string("usage: cartcoll-plan NEIGHBORHOOD [--json]\n"
+                  "Plans every registered planner's alltoall and allgather for one process of a torus that no\n"
+                  "offset wraps on, and prints messages, communication phases and volume per call.\n"
+                  "NEIGHBORHOOD, exactly one of:\n") +
+      cli::neighborhood_usage() + "  --json                   one JSON object instead of the table\n";
+  return text.c_str();
 }
 
 std::optional<Request> parse_command_line(const std::vector<std::string>& args, std::string& error) {
   Request request;
-  std::optional<int> dims, box, first;
-  bool no_zero = false;
-  int sources = 0;  // --box (via --dims/--box/--first), --moore, --von-neumann, --offsets
-  bool box_source = false;
-  enum class Kind { none, moore, von_neumann, offsets } kind = Kind::none;
-  int ball_d = 0, ball_r = 0;
-  std::string offsets_text;
-
-  auto fail = [&error](const std::string& message) -> std::optional<Request> {
-    error = message;
-    return std::nullopt;
-  };
+  cli::Neighborhood neighborhood;
+  int given = 0;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& arg = args[i];
-    auto value = [&]() -> std::optional<int> {
-      if (i + 1 >= args.size()) return std::nullopt;
-      return parse_int(args[++i]);
-    };
     if (arg == "--help" || arg == "-h") {
       request.help = true;
       return request;
-    } else if (arg == "--json") {
+    }
+    if (arg == "--json") {
       request.json = true;
-    } else if (arg == "--no-zero") {
-      no_zero = true;
-    } else if (arg == "--dims" || arg == "--box" || arg == "--first") {
-      std::optional<int>& slot = arg == "--dims" ? dims : arg == "--box" ? box : first;
-      if (slot) return fail(arg + " given twice");
-      slot = value();
-      if (!slot) return fail(arg + " needs an integer");
-      box_source = true;
-    } else if (arg == "--moore" || arg == "--von-neumann") {
-      const std::optional<int> d = value();
-      const std::optional<int> r = d ? value() : std::nullopt;
-      if (!d || !r) return fail(arg + " needs two integers D R");
-      kind = arg == "--moore" ? Kind::moore : Kind::von_neumann;
-      ball_d = *d;
-      ball_r = *r;
-      ++sources;
-    } else if (arg == "--offsets") {
-      if (i + 1 >= args.size()) return fail("--offsets needs a list \"x,y;x,y;...\"");
-      offsets_text = args[++i];
-      kind = Kind::offsets;
-      ++sources;
+    } else if (cli::parse_neighborhood(args, i, neighborhood, error)) {
+      if (!error.empty()) return std::nullopt;
+      ++given;
     } else {
-      return fail("unknown argument '" + arg + "'");
+      error = "unknown argument '" + arg + "'";
+      return std::nullopt;
     }
   }
-  if (box_source) ++sources;
-  if (sources == 0) return fail("no neighborhood given");
-  if (sources > 1) return fail("give exactly one neighborhood: --dims/--box/--first, --moore, --von-neumann or --offsets");
-  if (no_zero && !box_source) return fail("--no-zero goes with --box only (the other neighborhoods never hold the zero vector)");
-
-  if (box_source) {
-    if (!dims || !box || !first) return fail("a box needs all of --dims D --box N --first F");
-    if (*dims < 1 || *dims > max_dims) return fail("--dims must be 1.." + std::to_string(max_dims));
-    if (*box < 1) return fail("--box must be at least 1");
-    if (*first < -(1 << 20) || *first > (1 << 20) || *box > (1 << 20)) return fail("--box/--first out of range");
-    if (power_capped(*box, *dims, max_enumerated) < 0) return fail("the box has too many vectors to enumerate");
-    request.d = *dims;
-    request.flat = bench::box(*dims, *box, *first, !no_zero);
-    request.description = "box d=" + std::to_string(*dims) + " n=" + std::to_string(*box) +
-                          " first=" + std::to_string(*first) + (no_zero ? " without the zero vector" : "");
-  } else if (kind == Kind::moore || kind == Kind::von_neumann) {
-    const std::string name = kind == Kind::moore ? "--moore" : "--von-neumann";
-    if (ball_d < 1 || ball_d > max_dims) return fail(name + ": D must be 1.." + std::to_string(max_dims));
-    if (ball_r < 1 || ball_r > (1 << 20)) return fail(name + ": R must be at least 1");
-    if (power_capped(2 * ball_r + 1, ball_d, max_enumerated) < 0) return fail(name + ": the ball has too many vectors to enumerate");
-    request.d = ball_d;
-    request.flat = kind == Kind::moore ? bench::moore(ball_d, ball_r) : bench::von_neumann(ball_d, ball_r);
-    request.description = (kind == Kind::moore ? "Moore d=" : "von Neumann d=") + std::to_string(ball_d) +
-                          " r=" + std::to_string(ball_r);
-  } else {
-    std::vector<std::string_view> vectors = split(offsets_text, ';');
-    if (!vectors.empty() && blank(vectors.back())) vectors.pop_back();  // a trailing ';'
-    if (vectors.empty()) return fail("--offsets: the list is empty");
-    for (std::size_t v = 0; v < vectors.size(); ++v) {
-      const std::vector<std::string_view> coords = split(vectors[v], ',');
-      if (v == 0) {
-        request.d = static_cast<int>(coords.size());
-        if (request.d > max_dims) return fail("--offsets: more than " + std::to_string(max_dims) + " dimensions");
-      }
-      if (static_cast<int>(coords.size()) != request.d)
-        return fail("--offsets: vector " + std::to_string(v) + " has " + std::to_string(coords.size()) +
-                    " coordinates, the first has " + std::to_string(request.d));
-      for (std::string_view c : coords) {
-        const std::optional<int> parsed = parse_int(c);
-        if (!parsed) return fail("--offsets: '" + std::string(c) + "' in vector " + std::to_string(v) + " is not an integer");
-        request.flat.push_back(*parsed);
-      }
-    }
-    request.description = "offsets list d=" + std::to_string(request.d);
+  if (given != 1) {
+    error = given == 0 ? "no neighborhood given" : "give exactly one neighborhood";
+    return std::nullopt;
   }
-  if (request.flat.empty()) return fail("the neighborhood is empty");
+  request.d = neighborhood.d;
+  request.flat = std::move(neighborhood.flat);
+  request.description = neighborhood.description;
   return request;
 }
 

@@ -46,10 +46,6 @@ struct PlanFigures {
   const AlgorithmFigures* find(const std::string& name) const;
 };
 
-// The torus that nothing wraps on: 2 * max_i |offset_i[k]| + 1 in dimension k. Throws
-// Error(Errc::dims) where its size overflows int.
-std::vector<int> planning_grid(const Offsets& offsets);
-
 // Throws Error(Errc::arg) for an empty neighborhood and Error(Errc::dims) for a torus too large.
 PlanFigures compute_figures(const Offsets& offsets);
 

@@ -1,10 +1,12 @@
 #include "traffic_census.hpp"
 
+#include <mpi.h>
+
 #include <map>
 
 namespace {
 
-// Test-only bookkeeping; the library itself keeps no such state.
+// Bookkeeping of the measuring program; the library itself keeps no such state.
 census::Traffic& counters() {
   static census::Traffic traffic;
   return traffic;
@@ -52,12 +54,11 @@ namespace census {
 
 void reset_traffic() { counters() = Traffic{}; }
 Traffic traffic() { return counters(); }
+std::size_t live_persistent_requests() { return persistent().size(); }
 
-namespace detail {
+}  // namespace census
 
-void note_persistent_send(MPI_Request request, long long bytes) { persistent()[request] = bytes; }
-void note_persistent_receive(MPI_Request request) { persistent()[request] = receive_marker; }
-void forget_persistent(MPI_Request request) { persistent().erase(request); }
+namespace {
 
 long long message_bytes(int count, MPI_Datatype type) {
   MPI_Count size = 0;
@@ -65,15 +66,14 @@ long long message_bytes(int count, MPI_Datatype type) {
   return static_cast<long long>(size) * count;
 }
 
-}  // namespace detail
-}  // namespace census
+}  // namespace
 
 extern "C" {
 
 int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
   const Outermost outermost;
   const int code = PMPI_Send(buf, count, type, dest, tag, comm);
-  if (outermost && code == MPI_SUCCESS) count_send(census::detail::message_bytes(count, type));
+  if (outermost && code == MPI_SUCCESS) count_send(message_bytes(count, type));
   return code;
 }
 
@@ -81,8 +81,36 @@ int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
               MPI_Request* request) {
   const Outermost outermost;
   const int code = PMPI_Isend(buf, count, type, dest, tag, comm, request);
-  if (outermost && code == MPI_SUCCESS) count_send(census::detail::message_bytes(count, type));
+  if (outermost && code == MPI_SUCCESS) count_send(message_bytes(count, type));
   return code;
+}
+
+int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+  const Outermost outermost;
+  const int code = PMPI_Sendrecv(sendbuf, sendcount, sendtype, dest, sendtag, recvbuf, recvcount, recvtype, source,
+                                 recvtag, comm, status);
+  if (outermost && code == MPI_SUCCESS && dest != MPI_PROC_NULL) count_send(message_bytes(sendcount, sendtype));
+  return code;
+}
+
+int MPI_Send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+  const int code = PMPI_Send_init(buf, count, type, dest, tag, comm, request);
+  if (code == MPI_SUCCESS) persistent()[*request] = message_bytes(count, type);
+  return code;
+}
+
+int MPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                  MPI_Request* request) {
+  const int code = PMPI_Recv_init(buf, count, type, source, tag, comm, request);
+  if (code == MPI_SUCCESS) persistent()[*request] = receive_marker;
+  return code;
+}
+
+int MPI_Request_free(MPI_Request* request) {
+  persistent().erase(*request);
+  return PMPI_Request_free(request);
 }
 
 int MPI_Start(MPI_Request* request) {
