@@ -50,18 +50,10 @@ Schedule combining_alltoall(const Grid& grid, const Offsets& offsets, std::span<
   return schedule;
 }
 
-class AllgatherPlanner {
+class AllgatherPlanner : TreeWalk {
  public:
   AllgatherPlanner(const Grid& grid, const Offsets& offsets, std::span<const int> coords, std::vector<int> order)
-      : grid_(grid),
-        offsets_(offsets),
-        coords_(coords),
-        tree_(build_allgather_tree(offsets, order)),
-        reach_(grid, offsets, coords, tree_.order),
-        t_(offsets.count()),
-        d_(grid.ndims()),
-        self_(grid.rank_of(coords)),
-        moves_ahead_(count_moves_ahead()) {}
+      : TreeWalk(grid, offsets, coords, order), self_(grid.rank_of(coords)), moves_ahead_(count_moves_ahead()) {}
 
   Schedule plan() {
     Schedule schedule{Collective::allgather, 1, t_, {}, std::vector<Phase>(static_cast<std::size_t>(d_))};
@@ -119,12 +111,7 @@ class AllgatherPlanner {
     }
   }
 
-  const Grid& grid_;
-  const Offsets& offsets_;
-  std::span<const int> coords_;
-  AllgatherTree tree_;
-  MeshReach reach_;
-  int t_, d_, self_;
+  int self_;
   std::vector<int> moves_ahead_;
 };
 

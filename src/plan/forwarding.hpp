@@ -26,6 +26,27 @@ void declare_home_temps(Schedule& schedule);
 // process itself (a periodic dimension), the equivalent local copies.
 void add_move(Phase& phase, int self, int to, int from, std::vector<BlockRef> send, std::vector<BlockRef> receive);
 
+// What both allgather planners (combining, torus) build on: this process's place, the prefix tree of
+// the offsets in the chosen dimension order, and which blocks are live along that order.
+class TreeWalk {
+ protected:
+  TreeWalk(const Grid& grid, const Offsets& offsets, std::span<const int> coords, std::span<const int> order)
+      : grid_(grid),
+        offsets_(offsets),
+        coords_(coords),
+        tree_(build_allgather_tree(offsets, order)),
+        reach_(grid, offsets, coords, tree_.order),
+        t_(offsets.count()),
+        d_(grid.ndims()) {}
+
+  const Grid& grid_;
+  const Offsets& offsets_;
+  std::span<const int> coords_;
+  AllgatherTree tree_;
+  MeshReach reach_;
+  int t_, d_;
+};
+
 // Some target in the subtree of `node` exists, seen `level` visited dimensions ahead of this
 // process: only then does the node's block need to travel on.
 inline bool any_target(const MeshReach& reach, const TreeNode& node, int level) {

@@ -150,17 +150,10 @@ struct Edge {
   bool target;  // some target in the child's subtree exists in the dimensions after this level
 };
 
-class TorusAllgather {
+class TorusAllgather : TreeWalk {
  public:
   TorusAllgather(const Grid& grid, const Offsets& offsets, std::span<const int> coords, std::vector<int> order)
-      : grid_(grid),
-        offsets_(offsets),
-        coords_(coords),
-        tree_(build_allgather_tree(offsets, order)),
-        reach_(grid, offsets, coords, tree_.order),
-        t_(offsets.count()),
-        d_(grid.ndims()),
-        hops_from_(at(t_) * at(d_ + 1), 0) {
+      : TreeWalk(grid, offsets, coords, order), hops_from_(at(t_) * at(d_ + 1), 0) {
     choose_torus_representatives(tree_);
     for (int i = 0; i < t_; ++i)
       for (int level = d_; level-- > 0;)
@@ -217,12 +210,6 @@ class TorusAllgather {
     add_step_move(phase, grid_, coords_, step, std::move(send), std::move(receive));
   }
 
-  const Grid& grid_;
-  const Offsets& offsets_;
-  std::span<const int> coords_;
-  AllgatherTree tree_;
-  MeshReach reach_;
-  int t_, d_;
   std::vector<int> hops_from_;  // t x (d+1): sum of |coordinate| over the levels from `level` on
 };
 

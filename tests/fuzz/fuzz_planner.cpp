@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "../describe.hpp"
 #include "cartcoll/plan.hpp"
 #include "cartcoll/reference.hpp"
 #include "cartcoll/schedule.hpp"
@@ -77,17 +78,11 @@ Case decode(const std::uint8_t* data, std::size_t size) {
 }
 
 std::string describe(const Case& c) {
+  const cartcoll::Grid grid(c.dims, c.periodic);
+  const cartcoll::Offsets offsets(static_cast<int>(c.dims.size()), c.flat);
   std::ostringstream out;
-  out << "grid";
-  for (std::size_t k = 0; k < c.dims.size(); ++k) out << (k ? " x " : " ") << c.dims[k] << (c.periodic[k] ? "p" : "");
-  out << " (p = periodic), t = " << c.t << ", offsets {";
-  const std::size_t d = c.dims.size();
-  for (int i = 0; i < c.t; ++i) {
-    out << (i ? " (" : "(");
-    for (std::size_t k = 0; k < d; ++k) out << (k ? "," : "") << c.flat[static_cast<std::size_t>(i) * d + k];
-    out << ")";
-  }
-  out << "}, " << (c.collective == cartcoll::Collective::alltoall ? "alltoall" : "allgather") << ", block sizes [";
+  out << cartcoll::test::describe(grid, offsets) << ", "
+      << (c.collective == cartcoll::Collective::alltoall ? "alltoall" : "allgather") << ", block sizes [";
   for (std::size_t i = 0; i < c.recv_sizes.size(); ++i) out << (i ? " " : "") << c.recv_sizes[i];
   out << "]";
   return out.str();

@@ -19,9 +19,11 @@ int main(int argc, char** argv) {
     wrong += recv != std::vector<int>{10 * ((rank - 1 + size) % size), 10 * ((rank + 1) % size) + 1};
     cartcoll::Request request =
         cart.exchange_init(cartcoll::layout::alltoall(cart.degrees(), send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT));
+    send = {-10 * rank, -10 * rank - 1};
+    recv = {0, 0};
     request.start();
     request.wait();
-    wrong += recv != std::vector<int>{10 * ((rank - 1 + size) % size), 10 * ((rank + 1) % size) + 1};
+    wrong += recv != std::vector<int>{-10 * ((rank - 1 + size) % size), -10 * ((rank + 1) % size) - 1};
   }
   MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
   int rank = 0;

@@ -2,6 +2,7 @@
 // relative ranks, neighbor lists, weights, reorder, extra processes, MPI_Comm_dup.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "../support/cart_fixture.hpp"
@@ -22,13 +23,21 @@ std::vector<int> two_d(int p) {
 
 const std::vector<int> nine_point = {0, 1, 0, -1, -1, 0, 1, 0, -1, 1, 1, 1, 1, -1, -1, -1};
 
+// The 9-point stencil on a 2-D grid; MPI_COMM_NULL where creation fails.
+MPI_Comm nine_point_cart(const std::vector<int>& dims, const int* periods, const int* weights = MPI_UNWEIGHTED,
+                         int reorder = 0) {
+  MPI_Comm cart = MPI_COMM_NULL;
+  EXPECT_EQ(Cart_neighborhood_create(MPI_COMM_WORLD, 2, dims.data(), periods, 8, nine_point.data(), weights,
+                                     MPI_INFO_NULL, reorder, &cart),
+            MPI_SUCCESS);
+  return cart;
+}
+
 TEST(Neighborhood, IsAnMpiCartesianCommunicatorWithRowMajorCoordinates) {
   const auto dims = two_d(world_size());
   const int periods[] = {1, 0};
-  MPI_Comm cart = MPI_COMM_NULL;
-  ASSERT_EQ(Cart_neighborhood_create(MPI_COMM_WORLD, 2, dims.data(), periods, 8, nine_point.data(), MPI_UNWEIGHTED,
-                                     MPI_INFO_NULL, 0, &cart),
-            MPI_SUCCESS);
+  MPI_Comm cart = nine_point_cart(dims, periods);
+  ASSERT_NE(cart, MPI_COMM_NULL);
   ASSERT_NE(cart, MPI_COMM_NULL);
   int topology = MPI_UNDEFINED, rank = 0, coords[2];
   MPI_Topo_test(cart, &topology);
@@ -45,10 +54,8 @@ TEST(Neighborhood, IsAnMpiCartesianCommunicatorWithRowMajorCoordinates) {
 TEST(Neighborhood, RelativeRanksFollowTheGridRules) {
   const auto dims = two_d(world_size());
   const int periods[] = {1, 0};
-  MPI_Comm cart = MPI_COMM_NULL;
-  ASSERT_EQ(Cart_neighborhood_create(MPI_COMM_WORLD, 2, dims.data(), periods, 8, nine_point.data(), MPI_UNWEIGHTED,
-                                     MPI_INFO_NULL, 0, &cart),
-            MPI_SUCCESS);
+  MPI_Comm cart = nine_point_cart(dims, periods);
+  ASSERT_NE(cart, MPI_COMM_NULL);
   int rank = 0, coords[2];
   MPI_Comm_rank(cart, &rank);
   MPI_Cart_coords(cart, rank, 2, coords);
@@ -80,19 +87,27 @@ TEST(Neighborhood, NeighborGetListsSourcesTargetsAndWeights) {
   const auto dims = two_d(world_size());
   const int periods[] = {0, 1};
   const int weights[] = {10, 11, 12, 13, 14, 15, 16, 17};
-  MPI_Comm cart = MPI_COMM_NULL;
-  ASSERT_EQ(Cart_neighborhood_create(MPI_COMM_WORLD, 2, dims.data(), periods, 8, nine_point.data(), weights,
-                                     MPI_INFO_NULL, 0, &cart),
-            MPI_SUCCESS);
+  MPI_Comm cart = nine_point_cart(dims, periods, weights);
+  ASSERT_NE(cart, MPI_COMM_NULL);
   std::vector<int> sources(8, -2), targets(8, -2), source_weights(8, -2), target_weights(8, -2);
   ASSERT_EQ(Cart_neighbor_get(cart, 8, sources.data(), source_weights.data(), 8, targets.data(), target_weights.data()),
             MPI_SUCCESS);
+  // Expected by MPI's own arithmetic: coordinates from MPI_Cart_coords, ranks from MPI_Cart_rank;
+  // dimension 0 is a mesh (MPI_PROC_NULL off its ends), dimension 1 a torus.
+  int rank = 0, coords[2] = {0, 0};
+  MPI_Comm_rank(cart, &rank);
+  MPI_Cart_coords(cart, rank, 2, coords);
+  auto neighbor = [&](const int* offset, int sign) {
+    int at[2] = {coords[0] + sign * offset[0], coords[1] + sign * offset[1]};
+    if (at[0] < 0 || at[0] >= dims[0]) return MPI_PROC_NULL;
+    int found = MPI_PROC_NULL;
+    MPI_Cart_rank(cart, at, &found);
+    return found;
+  };
   for (int i = 0; i < 8; ++i) {
     const int* offset = &nine_point[static_cast<std::size_t>(2 * i)];
-    int in = -2, out = -2;
-    Cart_relative_shift(cart, offset, &in, &out);
-    EXPECT_EQ(sources[static_cast<std::size_t>(i)], in);
-    EXPECT_EQ(targets[static_cast<std::size_t>(i)], out);
+    EXPECT_EQ(sources[static_cast<std::size_t>(i)], neighbor(offset, -1)) << "offset " << i;
+    EXPECT_EQ(targets[static_cast<std::size_t>(i)], neighbor(offset, +1)) << "offset " << i;
     EXPECT_EQ(source_weights[static_cast<std::size_t>(i)], weights[i]);
     EXPECT_EQ(target_weights[static_cast<std::size_t>(i)], weights[i]);
   }
@@ -118,10 +133,8 @@ TEST(Neighborhood, ProcessesBeyondTheGridGetCommNull) {
 TEST(Neighborhood, ReorderIsPassedOnAndCoordinatesStayConsistent) {
   const auto dims = two_d(world_size());
   const int periods[] = {1, 1};
-  MPI_Comm cart = MPI_COMM_NULL;
-  ASSERT_EQ(Cart_neighborhood_create(MPI_COMM_WORLD, 2, dims.data(), periods, 8, nine_point.data(), MPI_UNWEIGHTED,
-                                     MPI_INFO_NULL, 1, &cart),
-            MPI_SUCCESS);
+  MPI_Comm cart = nine_point_cart(dims, periods, MPI_UNWEIGHTED, 1);
+  ASSERT_NE(cart, MPI_COMM_NULL);
   int rank = 0, coords[2], up = -1;
   MPI_Comm_rank(cart, &rank);
   MPI_Cart_coords(cart, rank, 2, coords);
@@ -176,20 +189,25 @@ TEST(Neighborhood, CppApiRoundTrip) {
   EXPECT_EQ(gathered, (std::vector<int>{(rank - 1 + p) % p, (rank + 1) % p, rank}));
   cartcoll::Request request = cart.exchange_init(
       cartcoll::layout::alltoall({3, 3}, send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT));
-  for (int round = 0; round < 3; ++round) {
-    send[2] = 100 * round + rank;
+  auto value = [](int round, int from, int block) { return 100 * round + 10 * from + block; };
+  for (int round = 1; round <= 3; ++round) {
+    send = {value(round, rank, 0), value(round, rank, 1), value(round, rank, 2)};
+    std::fill(recv.begin(), recv.end(), -1);
     request.start();
     request.wait();
-    EXPECT_EQ(recv[2], 100 * round + rank);
+    EXPECT_EQ(recv, (std::vector<int>{value(round, (rank - 1 + p) % p, 0), value(round, (rank + 1) % p, 1),
+                                      value(round, rank, 2)}));
   }
   EXPECT_THROW(cartcoll::CartComm(MPI_COMM_WORLD), cartcoll::Error);
   // wait_all completes requests in array order, the empty ones skipped.
   std::vector<cartcoll::Request> requests;
+  mine = {-rank - 1};
+  std::fill(gathered.begin(), gathered.end(), 0);
   requests.push_back(cart.iexchange(cartcoll::layout::allgather({3, 3}, mine.data(), 1, MPI_INT, gathered.data(), 1, MPI_INT)));
   requests.emplace_back();
   cartcoll::wait_all(requests);
   EXPECT_FALSE(requests[0]);
-  EXPECT_EQ(gathered, (std::vector<int>{(rank - 1 + p) % p, (rank + 1) % p, rank}));
+  EXPECT_EQ(gathered, (std::vector<int>{-((rank - 1 + p) % p) - 1, -((rank + 1) % p) - 1, -rank - 1}));
 }
 
 // A view does not own its communicator: used after MPI_Comm_free it throws Error(Errc::comm) instead of

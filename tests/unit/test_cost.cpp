@@ -12,19 +12,13 @@ Offsets moore(int d) { return Offsets(d, neighborhoods::moore(d, 1)); }
 const Algorithm trivial = Algorithm::named("trivial");
 const Algorithm combining = Algorithm::named("combining");
 
-Algorithm cheapest(const Offsets& offsets, Collective collective, const CostModel& model, std::size_t bytes) {
+// What `auto`'s model chooses for blocks of `bytes` bytes: the library's own choice function.
+Algorithm choice(const Offsets& offsets, Collective collective, const CostModel& model, std::size_t bytes) {
   const std::vector<std::size_t> recv(static_cast<std::size_t>(offsets.count()), bytes);
   const std::vector<std::size_t> send(collective == Collective::allgather ? 1 : recv.size(), bytes);
-  Algorithm best = trivial;
-  double best_seconds = 1e300;
-  for (Algorithm candidate : auto_candidates(collective)) {
-    const double seconds = predicted_seconds(neighborhood_figures(candidate, offsets, collective), model, send, recv);
-    if (seconds < best_seconds) {
-      best = candidate;
-      best_seconds = seconds;
-    }
-  }
-  return best;
+  return cheapest(
+      auto_candidates(collective), [&](Algorithm candidate) { return neighborhood_figures(candidate, offsets, collective); },
+      model, send, recv);
 }
 
 TEST(Cost, FiguresOfTheMooreNeighborhood) {
@@ -46,10 +40,10 @@ TEST(Cost, FiguresOfTheMooreNeighborhood) {
 TEST(Cost, MessageBoundCallsCombineAndBandwidthBoundCallsDoNot) {
   const CostModel network{5e-6, 3e-6, 1e-9};  // per-message costs dominate small blocks
   const Offsets offsets = moore(3);
-  EXPECT_EQ(cheapest(offsets, Collective::alltoall, network, 4), combining);
-  EXPECT_EQ(cheapest(offsets, Collective::alltoall, network, 1 << 20), trivial);
+  EXPECT_EQ(choice(offsets, Collective::alltoall, network, 4), combining);
+  EXPECT_EQ(choice(offsets, Collective::alltoall, network, 1 << 20), trivial);
   // Allgather volume equals t (000 section 3.2): combining never sends more, so it always wins.
-  EXPECT_EQ(cheapest(offsets, Collective::allgather, network, 1 << 20), combining);
+  EXPECT_EQ(choice(offsets, Collective::allgather, network, 1 << 20), combining);
 }
 
 // With only a per-message cost o and a per-byte cost b, the model is 000's (o playing the role of
@@ -57,8 +51,8 @@ TEST(Cost, MessageBoundCallsCombineAndBandwidthBoundCallsDoNot) {
 TEST(Cost, AgreesWithThePapersCutOff) {
   const Offsets offsets = moore(2);  // t = 8, C = 4, V = 12: cut-off ratio (8 - 4) / (12 - 8) = 1
   const CostModel model{0, 1e-6, 1e-9};  // o / b = 1000 bytes
-  EXPECT_EQ(cheapest(offsets, Collective::alltoall, model, 900), combining);
-  EXPECT_EQ(cheapest(offsets, Collective::alltoall, model, 1100), trivial);
+  EXPECT_EQ(choice(offsets, Collective::alltoall, model, 900), combining);
+  EXPECT_EQ(choice(offsets, Collective::alltoall, model, 1100), trivial);
 }
 
 }  // namespace
