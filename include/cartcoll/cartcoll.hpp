@@ -40,6 +40,9 @@ class CARTCOLL_API Request {
   void start();  // persistent requests only; Error(Errc::request) if active or empty
   void wait();   // returns at once for an empty or inactive request
   bool test();   // true if complete (or empty or inactive); never blocks
+  // True once a wait would return at once (or empty or inactive): progresses every operation once,
+  // but does not complete the request, as MPI_Request_get_status does not.
+  bool ready();
   MPI_Comm comm() const;  // the communicator the request was made on
 
  private:

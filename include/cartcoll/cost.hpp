@@ -39,8 +39,9 @@ CARTCOLL_API double predicted_seconds(const Figures& figures, const CostModel& m
                                       std::span<const std::size_t> send_bytes,
                                       std::span<const std::size_t> recv_bytes);
 
-// The registered planners `auto` chooses among for `collective`, in registry order.
-CARTCOLL_API std::span<const Algorithm> auto_candidates(Collective collective);
+// The registered planners `auto` chooses among for `collective` on a neighborhood of `kind`, in
+// registry order.
+CARTCOLL_API std::span<const Algorithm> auto_candidates(Collective collective, NeighborhoodKind kind);
 
 // The candidate the model predicts to be fastest for a call with these block sizes; the earlier
 // candidate wins a tie. `figures(candidate)` gives a candidate's figures (Figures or const Figures&).

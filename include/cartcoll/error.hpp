@@ -11,6 +11,7 @@ enum class Errc {
   arg,             // a bad argument that no more specific class covers
   dims,            // bad grid: d < 1, a non-positive dimension, or a grid larger than the communicator
   count,           // a negative count, or send and receive blocks of different sizes
+  buffer,          // MPI_IN_PLACE, or a block of non-zero size at address 0 (NULL)
   rank,            // a rank outside the communicator
   type,            // MPI_DATATYPE_NULL where a datatype is needed
   request,         // a null, freed or active request where that is not allowed

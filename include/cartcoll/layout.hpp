@@ -23,6 +23,10 @@ struct Layout {
   Collective collective = Collective::alltoall;
   std::vector<BlockSpec> send;  // one per destination (alltoall) or one (allgather)
   std::vector<BlockSpec> recv;  // one per source
+  // Set by alltoall and allgather: one count and datatype for every send block and one for every
+  // receive block. MPI's pairwise matching then makes every block of every process the same size on
+  // a connected neighborhood, which the v and w forms do not promise.
+  bool one_block_size = false;
 };
 
 // A neighborhood's in-degree (sources, receive blocks) and out-degree (destinations).

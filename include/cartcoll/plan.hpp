@@ -9,6 +9,7 @@
 #include <string_view>
 
 #include "cartcoll/export.h"
+#include "cartcoll/graph.hpp"
 #include "cartcoll/schedule.hpp"
 #include "cartcoll/topology.hpp"
 
@@ -22,6 +23,9 @@ struct CartesianView {
   std::span<const int> coords;
 };
 
+// The two kinds of neighborhood a planner can serve.
+enum class NeighborhoodKind : std::uint8_t { cartesian, graph };
+
 // A registered planner.
 struct PlannerEntry {
   std::string_view name;     // the value of the cartcoll_algorithm info key / CARTCOLL_ALGORITHM
@@ -29,7 +33,15 @@ struct PlannerEntry {
   bool serves_alltoall;
   bool serves_allgather;
   bool auto_candidate;       // whether `auto` chooses among it
-  Schedule (*plan_cartesian)(const CartesianView&, Collective);
+  Schedule (*plan_cartesian)(const CartesianView&, Collective);  // nullptr: serves no Cartesian neighborhood
+  Schedule (*plan_graph)(const GraphView&, Collective);          // nullptr: serves no distributed graph
+
+  bool serves(Collective collective) const {
+    return collective == Collective::alltoall ? serves_alltoall : serves_allgather;
+  }
+  bool serves(NeighborhoodKind kind) const {
+    return kind == NeighborhoodKind::cartesian ? plan_cartesian != nullptr : plan_graph != nullptr;
+  }
 };
 
 // The registry, in registration order (the order is the same in every process of one build).
@@ -59,8 +71,9 @@ class CARTCOLL_API Algorithm {
   int id_;
 };
 
-// Plans `algorithm` for the process `view` describes; Error(Errc::arg) for `auto` or a collective
-// the planner does not serve.
+// Plans `algorithm` for the process `view` describes; Error(Errc::arg) for `auto` or a collective or
+// neighborhood kind the planner does not serve.
 CARTCOLL_API Schedule plan(Algorithm algorithm, const CartesianView& view, Collective collective);
+CARTCOLL_API Schedule plan(Algorithm algorithm, const GraphView& view, Collective collective);
 
 }  // namespace cartcoll

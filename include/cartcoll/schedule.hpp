@@ -3,6 +3,7 @@
 // named symbolically (which buffer, which block), never by address. Planners emit it; executors (the
 // MPI executor, the simulator) run it. Nothing here knows an algorithm or a neighborhood.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "cartcoll/export.h"
@@ -73,5 +74,9 @@ struct CARTCOLL_API Schedule {
   // shape for a temp block.
   BlockRef shape_of(BlockRef ref) const;
 };
+
+// The same schedule with receive block j renamed order[j] (a permutation), temp blocks declared like
+// receive block j included: for a neighborhood whose receive blocks the user numbers differently.
+CARTCOLL_API Schedule relabel_receives(Schedule schedule, std::span<const int> order);
 
 }  // namespace cartcoll

@@ -2,17 +2,13 @@
 // handed to one of CartComm's three verbs.
 #include <memory>
 
+#include "c_layouts.hpp"
 #include "errors.hpp"
 #include "request_handle.hpp"
 
 using namespace cartcoll;
 
 namespace {
-
-template <typename T>
-std::span<const T> array(const T* values, int n) {
-  return values == nullptr ? std::span<const T>() : std::span<const T>(values, static_cast<std::size_t>(std::max(n, 0)));
-}
 
 template <typename MakeLayout>
 int blocking(MPI_Comm cartcomm, MakeLayout&& make_layout) {
@@ -51,30 +47,12 @@ int persistent(MPI_Comm cartcomm, MPI_Info info, Cart_request* request, MakeLayo
 }  // namespace
 
 // Each collective's argument list, as a layout builder of the degrees; the three forms share it.
-#define CARTCOLL_ALLGATHER_LAYOUT \
-  [&](Degrees n) { return layout::allgather(n, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); }
-#define CARTCOLL_ALLGATHERV_LAYOUT                                                                        \
-  [&](Degrees n) {                                                                                            \
-    return layout::allgatherv(n, sendbuf, sendcount, sendtype, recvbuf, array(recvcounts, n.sources), array(displs, n.sources), \
-                              recvtype);                                                                  \
-  }
-#define CARTCOLL_ALLGATHERW_LAYOUT                                                                        \
-  [&](Degrees n) {                                                                                            \
-    return layout::allgatherw(n, sendbuf, sendcount, sendtype, recvbuf, array(recvcounts, n.sources), array(displs, n.sources), \
-                              array(recvtypes, n.sources));                                                       \
-  }
-#define CARTCOLL_ALLTOALL_LAYOUT \
-  [&](Degrees n) { return layout::alltoall(n, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype); }
-#define CARTCOLL_ALLTOALLV_LAYOUT                                                                          \
-  [&](Degrees n) {                                                                                             \
-    return layout::alltoallv(n, sendbuf, array(sendcounts, n.destinations), array(sdispls, n.destinations), sendtype, recvbuf,         \
-                             array(recvcounts, n.sources), array(rdispls, n.sources), recvtype);                          \
-  }
-#define CARTCOLL_ALLTOALLW_LAYOUT                                                                          \
-  [&](Degrees n) {                                                                                             \
-    return layout::alltoallw(n, sendbuf, array(sendcounts, n.destinations), array(sdispls, n.destinations), array(sendtypes, n.destinations),       \
-                             recvbuf, array(recvcounts, n.sources), array(rdispls, n.sources), array(recvtypes, n.sources));        \
-  }
+#define CARTCOLL_ALLGATHER_LAYOUT CARTCOLL_LAYOUT_OF(allgather_layout, CARTCOLL_ALLGATHER_ARGS)
+#define CARTCOLL_ALLGATHERV_LAYOUT CARTCOLL_LAYOUT_OF(allgatherv_layout, CARTCOLL_ALLGATHERV_ARGS)
+#define CARTCOLL_ALLGATHERW_LAYOUT CARTCOLL_LAYOUT_OF(allgatherw_layout, CARTCOLL_ALLGATHERW_ARGS)
+#define CARTCOLL_ALLTOALL_LAYOUT CARTCOLL_LAYOUT_OF(alltoall_layout, CARTCOLL_ALLTOALL_ARGS)
+#define CARTCOLL_ALLTOALLV_LAYOUT CARTCOLL_LAYOUT_OF(alltoallv_layout, CARTCOLL_ALLTOALLV_ARGS)
+#define CARTCOLL_ALLTOALLW_LAYOUT CARTCOLL_LAYOUT_OF(alltoallw_layout, CARTCOLL_ALLTOALLW_ARGS)
 
 extern "C" {
 

@@ -10,6 +10,7 @@ int mpi_error_class(const Error& error) {
     case Errc::arg: return MPI_ERR_ARG;
     case Errc::dims: return MPI_ERR_DIMS;
     case Errc::count: return MPI_ERR_COUNT;
+    case Errc::buffer: return MPI_ERR_BUFFER;
     case Errc::rank: return MPI_ERR_RANK;
     case Errc::type: return MPI_ERR_TYPE;
     case Errc::request: return MPI_ERR_REQUEST;

@@ -4,8 +4,6 @@
 // MPI_Cart_create and MPI_Comm_dup that follow wait for nobody who is waiting for us.
 #include "create.hpp"
 
-#include <cstdlib>
-#include <fstream>
 #include <string>
 
 #include "../exec/mpi_check.hpp"
@@ -27,15 +25,6 @@ NeighborhoodSpec parse_locally(MPI_Comm comm, const std::function<NeighborhoodSp
   if (spec.weights && spec.weights->size() != static_cast<std::size_t>(spec.offsets.count()))
     throw Error(Errc::arg, "one weight per offset is needed");
   return spec;
-}
-
-int max_tag_from_environment() {
-  const char* value = std::getenv("CARTCOLL_MAX_TAG");
-  if (value == nullptr || *value == '\0') return std::numeric_limits<int>::max();
-  char* end = nullptr;
-  const long parsed = std::strtol(value, &end, 10);
-  if (*end != '\0' || parsed < 0) throw Error(Errc::arg, "CARTCOLL_MAX_TAG must be a non-negative integer");
-  return static_cast<int>(std::min<long>(parsed, std::numeric_limits<int>::max()));
 }
 
 // Step 1: everyone learns whether anyone failed locally, and whether d, t, the algorithm and the
@@ -60,22 +49,6 @@ void agree_on_neighborhood(MPI_Comm comm, const NeighborhoodSpec& spec) {
   if (differs) throw Error(Errc::not_isomorphic, "processes passed different grids or offset lists");
 }
 
-// The cost model in the file CARTCOLL_PROFILE names (written by cartcoll-calibrate), as rank 0
-// reads it, so that every process has the same.
-std::optional<CostModel> profile_model(MPI_Comm comm) {
-  double values[4] = {0, 0, 0, 0};  // found, latency, per message, per byte
-  int rank = 0;
-  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  const char* profile = std::getenv("CARTCOLL_PROFILE");
-  if (rank == 0 && profile != nullptr && *profile != '\0') {
-    std::ifstream in(profile);
-    if (in >> values[1] >> values[2] >> values[3]) values[0] = 1;
-  }
-  broadcast(comm, values, 0);
-  if (values[0] == 0) return std::nullopt;
-  return CostModel{values[1], values[2], values[3]};
-}
-
 Communicator make_cartesian(MPI_Comm comm, NeighborhoodSpec spec, Settings settings, bool reorder) {
   std::vector<int> dims(spec.grid.dims().begin(), spec.grid.dims().end()), periods;
   for (int k = 0; k < spec.grid.ndims(); ++k) periods.push_back(spec.grid.periodic(k) ? 1 : 0);
@@ -86,8 +59,10 @@ Communicator make_cartesian(MPI_Comm comm, NeighborhoodSpec spec, Settings setti
   if (!result) return result;
   int rank = 0;
   check(MPI_Comm_rank(cart, &rank), "MPI_Comm_rank");
-  attach_state(cart, std::make_shared<CommState>(std::move(spec.grid), std::move(spec.offsets), std::move(spec.weights),
-                                                 rank, settings, std::make_shared<LibraryComm>(cart)));
+  std::vector<int> coords = spec.grid.coords_of(rank);
+  Neighborhood neighborhood(CartesianNeighborhood{std::move(spec.grid), std::move(spec.offsets), std::move(coords), {}});
+  attach_state(cart, std::make_shared<CommState>(std::move(neighborhood), Weights{spec.weights, spec.weights}, rank,
+                                                 Origin::cartesian_create, settings, std::make_shared<LibraryComm>(cart)));
   return result;
 }
 
@@ -97,19 +72,16 @@ Communicator create_collectively(MPI_Comm comm, const std::function<Neighborhood
   if (comm == MPI_COMM_NULL) throw Error(Errc::comm, "MPI_COMM_NULL");
   std::optional<NeighborhoodSpec> spec;
   std::optional<Error> local_error;
-  Settings settings;
+  int max_tag = 0;
   try {
-    settings.max_tag = max_tag_from_environment();
+    max_tag = max_tag_from_environment();
     spec = parse_locally(comm, parse);
   } catch (const Error& error) {
     local_error = error;
   }
-  agree_on_shape(comm, local_error, spec ? &*spec : nullptr, settings.max_tag);
+  agree_on_shape(comm, local_error, spec ? &*spec : nullptr, max_tag);
   agree_on_neighborhood(comm, *spec);
-  settings.algorithm = spec->algorithm;
-  settings.profile = profile_model(comm);
-  settings.verbose_auto = std::getenv("CARTCOLL_VERBOSE_AUTO") != nullptr;
-  return make_cartesian(comm, std::move(*spec), settings, reorder);
+  return make_cartesian(comm, std::move(*spec), settings_at_creation(comm, spec->algorithm, max_tag), reorder);
 }
 
 }  // namespace cartcoll::detail

@@ -9,16 +9,36 @@ namespace cartcoll::detail {
 LibraryComm::LibraryComm(MPI_Comm parent) {
   check(MPI_Comm_dup(parent, &comm_), "MPI_Comm_dup");
   MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
+  read_tag_ub(parent);
+}
+
+std::shared_ptr<LibraryComm> LibraryComm::started(MPI_Comm parent) {
+  std::shared_ptr<LibraryComm> made(new LibraryComm());
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Comm_idup(parent, &made->comm_, &request), "MPI_Comm_idup");
+  made->gate_ = std::make_shared<CommGate>(request, made->comm_);
+  made->read_tag_ub(parent);
+  return made;
+}
+
+void LibraryComm::read_tag_ub(MPI_Comm parent) {
   void* value = nullptr;
   int found = 0;
-  check(MPI_Comm_get_attr(comm_, MPI_TAG_UB, &value, &found), "MPI_Comm_get_attr");
+  check(MPI_Comm_get_attr(parent, MPI_TAG_UB, &value, &found), "MPI_Comm_get_attr");
   if (found) tag_ub_ = *static_cast<int*>(value);
+}
+
+MPI_Comm LibraryComm::ready() {
+  if (gate_) gate_->wait_open();
+  return comm_;
 }
 
 LibraryComm::~LibraryComm() {
   int finalized = 0;
   MPI_Finalized(&finalized);
-  if (!finalized && comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
+  if (finalized) return;
+  if (gate_ && !gate_->open()) gate_->wait_open();  // MPI_Comm_free needs the duplicate made
+  if (comm_ != MPI_COMM_NULL) MPI_Comm_free(&comm_);
 }
 
 namespace {

@@ -4,7 +4,10 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
+
+#include "../exec/comm_gate.hpp"
 
 namespace cartcoll::detail {
 
@@ -13,16 +16,27 @@ namespace cartcoll::detail {
 // the user's communicator, as MPI allows, so the duplicate goes with the last of them.
 class LibraryComm {
  public:
-  explicit LibraryComm(MPI_Comm parent);  // collective over parent
-  ~LibraryComm();                         // frees the duplicate unless MPI is finalized
+  explicit LibraryComm(MPI_Comm parent);  // collective over parent: MPI_Comm_dup
+  // With MPI_Comm_idup, for a call that must not block (the first nonblocking collective on a
+  // communicator MPI made): gate() opens when the duplicate is ready.
+  static std::shared_ptr<LibraryComm> started(MPI_Comm parent);
+  ~LibraryComm();  // frees the duplicate unless MPI is finalized
   LibraryComm(const LibraryComm&) = delete;
   LibraryComm& operator=(const LibraryComm&) = delete;
 
+  // The duplicate's handle; usable for messages once gate() is open (or null).
   MPI_Comm get() const noexcept { return comm_; }
+  const std::shared_ptr<CommGate>& gate() const noexcept { return gate_; }
+  // The duplicate, waited for where it is still being made (for calls that may block).
+  MPI_Comm ready();
   int tag_ub() const noexcept { return tag_ub_; }
 
  private:
+  LibraryComm() = default;
+  void read_tag_ub(MPI_Comm parent);
+
   MPI_Comm comm_ = MPI_COMM_NULL;
+  std::shared_ptr<CommGate> gate_;
   int tag_ub_ = 32767;
 };
 

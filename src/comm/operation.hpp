@@ -19,8 +19,8 @@ class Operation {
         user_comm_(user_comm),
         tag_(tag),
         persistent_(persistent),
-        execution_(schedule, layout, library_->get(), tag,
-                   persistent ? Execution::Mode::persistent : Execution::Mode::once, reuse) {}
+        execution_(schedule, layout, persistent ? library_->ready() : library_->get(), tag,
+                   persistent ? Execution::Mode::persistent : Execution::Mode::once, reuse, library_->gate()) {}
   ~Operation() {
     if (persistent_)
       state_->tags().release_persistent(tag_);
@@ -45,10 +45,11 @@ class Operation {
     complete();
   }
   bool test() {
-    if (!ProgressEngine::instance().test(execution_)) return false;
+    if (!ready()) return false;
     complete();
     return true;
   }
+  bool ready() { return ProgressEngine::instance().test(execution_); }
 
  private:
   std::shared_ptr<CommState> state_;      // keeps the tag space alive

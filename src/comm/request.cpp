@@ -36,6 +36,11 @@ void Request::start() {
   operation_->start();
 }
 
+bool Request::ready() {
+  if (!operation_ || !operation_->active()) return true;
+  return operation_->ready();
+}
+
 void Request::complete_if_nonblocking() {
   if (!operation_->persistent()) operation_.reset();
 }

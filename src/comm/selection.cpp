@@ -73,7 +73,8 @@ std::vector<std::size_t> block_bytes(std::span<const BlockSpec> blocks) {
 
 Algorithm cheapest_by_model(CommState& state, const CostModel& model, const Layout& layout) {
   return cheapest(
-      auto_candidates(layout.collective), [&](Algorithm candidate) -> const Figures& { return state.figures(layout.collective, candidate); },
+      auto_candidates(layout.collective, state.neighborhood.kind()),
+      [&](Algorithm candidate) -> const Figures& { return state.figures(layout.collective, candidate); },
       model, block_bytes(layout.send), block_bytes(layout.recv));
 }
 
@@ -88,6 +89,8 @@ int size_class(long long received) {
 Algorithm resolve_algorithm(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
                             bool may_communicate) {
   if (!requested.is_automatic()) return requested;
+  const auto candidates = auto_candidates(layout.collective, state.neighborhood.kind());
+  if (candidates.size() == 1) return candidates.front();  // nothing to choose, nothing to agree on
   if (state.settings.profile) return cheapest_by_model(state, *state.settings.profile, layout);
   AutoChoices& choices = state.auto_choices;
   const std::tuple key{layout.collective, size_class(bytes_of(layout.recv)), kind};
@@ -97,7 +100,7 @@ Algorithm resolve_algorithm(CommState& state, Algorithm requested, const Layout&
       choices.measured.emplace(key, *fastest);
       return *fastest;
     }
-    if (!choices.calibrated) choices.calibrated = calibrate(state.library()->get(), state.tags());
+    if (!choices.calibrated) choices.calibrated = calibrate(state.library()->ready(), state.tags());
   }
   return cheapest_by_model(state, choices.calibrated.value_or(CostModel{}), layout);
 }

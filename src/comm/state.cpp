@@ -1,7 +1,6 @@
 #include "state.hpp"
 
 #include <cstdint>
-#include <cstdlib>
 #include <string>
 
 #include "../exec/mpi_check.hpp"
@@ -9,24 +8,29 @@
 
 namespace cartcoll::detail {
 
-CommState::CommState(Grid grid_, Offsets offsets_, std::optional<std::vector<int>> weights_, int rank_,
-                     Settings settings_, std::shared_ptr<LibraryComm> library)
-    : grid(std::move(grid_)),
-      offsets(std::move(offsets_)),
+CommState::CommState(Neighborhood neighborhood_, Weights weights_, int rank_, Origin origin_, Settings settings_,
+                     std::shared_ptr<LibraryComm> library)
+    : neighborhood(std::move(neighborhood_)),
       weights(std::move(weights_)),
       rank(rank_),
-      coords(grid.coords_of(rank_)),
+      origin(origin_),
       settings(settings_),
       library_(std::move(library)),
       tags_(std::min(settings.max_tag, library_->tag_ub())) {}
 
 std::unique_ptr<CommState> CommState::duplicate() const {
-  auto copy = std::make_unique<CommState>(grid, offsets, weights, rank, settings,
+  auto copy = std::make_unique<CommState>(neighborhood, weights, rank, origin, settings,
                                           std::make_shared<LibraryComm>(library_->get()));
   copy->auto_choices = auto_choices;
   copy->schedules_ = schedules_;
   copy->figures_ = figures_;
   return copy;
+}
+
+const CartesianNeighborhood& CommState::cartesian() const {
+  const CartesianNeighborhood* c = neighborhood.cartesian();
+  if (c == nullptr) throw Error(Errc::topology, "the communicator's neighborhood is a graph, not Cartesian");
+  return *c;
 }
 
 // Operations in flight hold their own references to the library communicator and to the datatypes
@@ -38,13 +42,13 @@ void CommState::mark_freed() noexcept {
 
 std::shared_ptr<const Schedule> CommState::schedule(Collective collective, Algorithm algorithm) {
   auto& cached = schedules_[{collective, algorithm.id()}];
-  if (!cached) cached = std::make_shared<const Schedule>(plan(algorithm, view(), collective));
+  if (!cached) cached = std::make_shared<const Schedule>(neighborhood.plan(algorithm, collective, rank));
   return cached;
 }
 
 const Figures& CommState::figures(Collective collective, Algorithm algorithm) {
   auto [at, added] = figures_.try_emplace({collective, algorithm.id()});
-  if (added) at->second = neighborhood_figures(algorithm, offsets, collective);
+  if (added) at->second = neighborhood.figures(algorithm, collective, rank);
   return at->second;
 }
 
@@ -113,40 +117,6 @@ void attach_state(MPI_Comm comm, std::shared_ptr<CommState> state) {
   auto holder = std::make_unique<Holder>(std::move(state));
   check(MPI_Comm_set_attr(comm, state_keyval(), holder.get()), "MPI_Comm_set_attr");
   holder.release();  // owned by the attribute now; delete_state frees it
-}
-
-namespace {
-
-Algorithm parse_or_throw(const std::string& name, const char* source) {
-  auto algorithm = Algorithm::parse(name);
-  if (!algorithm) throw Error(Errc::info_value, std::string(source) + ": unknown algorithm '" + name + "'");
-  return *algorithm;
-}
-
-}  // namespace
-
-std::optional<Algorithm> algorithm_from_environment() {
-  const char* name = std::getenv("CARTCOLL_ALGORITHM");
-  if (name == nullptr || *name == '\0') return std::nullopt;
-  return parse_or_throw(name, "CARTCOLL_ALGORITHM");
-}
-
-std::optional<Algorithm> algorithm_from_info(MPI_Info info) {
-  if (info == MPI_INFO_NULL) return std::nullopt;
-  char key[] = "cartcoll_algorithm";
-  int length = 0, found = 0;
-  check(MPI_Info_get_valuelen(info, key, &length, &found), "MPI_Info_get_valuelen");
-  if (!found) return std::nullopt;
-  std::string value(static_cast<std::size_t>(length) + 1, '\0');
-  check(MPI_Info_get(info, key, length + 1, value.data(), &found), "MPI_Info_get");
-  value.resize(static_cast<std::size_t>(length));
-  return parse_or_throw(value, "info key cartcoll_algorithm");
-}
-
-Algorithm effective_algorithm(MPI_Info info, Algorithm fallback) {
-  if (auto chosen = algorithm_from_environment()) return *chosen;
-  if (auto chosen = algorithm_from_info(info)) return *chosen;
-  return fallback;
 }
 
 }  // namespace cartcoll::detail

@@ -2,7 +2,6 @@
 // What a cartcoll communicator carries, as the value of an MPI attribute.
 #include <mpi.h>
 
-#include <limits>
 #include <map>
 #include <memory>
 #include <optional>
@@ -15,6 +14,8 @@
 #include "cartcoll/plan.hpp"
 #include "cartcoll/topology.hpp"
 #include "library_comm.hpp"
+#include "settings.hpp"
+#include "neighborhood.hpp"
 
 namespace cartcoll::detail {
 
@@ -28,31 +29,27 @@ struct AutoChoices {
   std::map<std::tuple<Collective, int, CallKind>, Algorithm> measured;  // by family, size class, kind
 };
 
-// What is fixed at creation, read from the environment and the info argument there.
-struct Settings {
-  Algorithm algorithm = Algorithm::automatic();  // agreed by all processes at creation
-  std::optional<CostModel> profile;             // CARTCOLL_PROFILE: choose by this model, never measure
-  bool verbose_auto = false;                    // CARTCOLL_VERBOSE_AUTO
-  int max_tag = std::numeric_limits<int>::max();  // CARTCOLL_MAX_TAG (agreed), else MPI_TAG_UB
-};
+// Who made the communicator: the library (Cart_neighborhood_create, CC_Dist_graph_create*), or MPI
+// (MPI_Dist_graph_create*, MPI_Cart_create), the library attaching its state at the first collective.
+enum class Origin { cartesian_create, graph_create, mpi_topology };
 
 class CommState {
  public:
-  CommState(Grid grid, Offsets offsets, std::optional<std::vector<int>> weights, int rank, Settings settings,
+  CommState(Neighborhood neighborhood, Weights weights, int rank, Origin origin, Settings settings,
             std::shared_ptr<LibraryComm> library);
   // The state of a duplicate (MPI_Comm_dup): the same neighborhood and what `auto` learned, its own
   // library communicator (a duplicate of this one's) and tags.
   std::unique_ptr<CommState> duplicate() const;
 
-  const Grid grid;
-  const Offsets offsets;
-  const std::optional<std::vector<int>> weights;
+  const Neighborhood neighborhood;
+  const Weights weights;
   const int rank;
-  const std::vector<int> coords;
+  const Origin origin;
   const Settings settings;
 
-  CartesianView view() const { return {grid, offsets, coords}; }
-  Degrees degrees() const { return {offsets.count(), offsets.count()}; }
+  Degrees degrees() const { return neighborhood.degrees(); }
+  // The Cartesian neighborhood; Error(Errc::topology) on a graph.
+  const CartesianNeighborhood& cartesian() const;
   const std::shared_ptr<LibraryComm>& library() const noexcept { return library_; }
   TagSpace& tags() noexcept { return tags_; }
 
@@ -80,12 +77,5 @@ class CommState {
 // The state attached to comm, or nullptr if comm carries none.
 std::shared_ptr<CommState> find_state(MPI_Comm comm);
 void attach_state(MPI_Comm comm, std::shared_ptr<CommState> state);
-
-// The algorithm CARTCOLL_ALGORITHM names, if set (Error(Errc::info_value) for an unknown name).
-std::optional<Algorithm> algorithm_from_environment();
-// The algorithm the cartcoll_algorithm info key names, if set.
-std::optional<Algorithm> algorithm_from_info(MPI_Info info);
-// CARTCOLL_ALGORITHM, else the info key, else `fallback`.
-Algorithm effective_algorithm(MPI_Info info, Algorithm fallback);
 
 }  // namespace cartcoll::detail

@@ -122,8 +122,8 @@ class TrialTags {
 }  // namespace
 
 std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout, CallKind kind) {
-  const std::span<const Algorithm> candidates = auto_candidates(layout.collective);
-  const MPI_Comm comm = state.library()->get();
+  const std::span<const Algorithm> candidates = auto_candidates(layout.collective, state.neighborhood.kind());
+  const MPI_Comm comm = state.library()->ready();
   int size = 0;
   check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   if (size == 1 || candidates.size() == 1) return candidates.front();  // nothing to choose

@@ -35,22 +35,41 @@ void require_size(std::span<const T> values, int t, const char* what) {
     throw Error(Errc::arg, std::string(what) + " has fewer than t entries");
 }
 
-BlockSpec block_at(MPI_Aint base, MPI_Aint displacement, int count, MPI_Datatype type) {
-  return {MPI_Aint_add(base, displacement), count, type};
+MPI_Aint true_lower_bound(MPI_Datatype type) {
+  MPI_Aint lb = 0, extent = 0;
+  detail::check(MPI_Type_get_true_extent(type, &lb, &extent), "MPI_Type_get_true_extent");
+  return lb;
+}
+
+// MPI_BOTTOM and NULL are the same pointer, so a NULL buffer is legal where the datatype or the
+// displacement makes the data's addresses absolute; a block whose data would begin at address 0 is
+// a NULL buffer with a non-zero count (as MPICH checks its own calls).
+BlockSpec block_at(MPI_Aint base, MPI_Aint displacement, int count, MPI_Datatype type, const char* what) {
+  const BlockSpec block{MPI_Aint_add(base, displacement), count, type};
+  if (block.count > 0 && MPI_Aint_add(block.address, true_lower_bound(type)) == 0 && bytes_of(block) > 0)
+    throw Error(Errc::buffer, std::string(what) + ": a NULL buffer with a non-zero count");
+  return block;
+}
+
+void require_buffer(const void* buffer, const char* what) {
+  if (buffer == MPI_IN_PLACE)
+    throw Error(Errc::buffer, std::string(what) + ": MPI_IN_PLACE is not allowed in neighborhood collectives");
 }
 
 std::vector<BlockSpec> regular(int t, const void* buffer, int count, MPI_Datatype type, const char* what) {
+  require_buffer(buffer, what);
   require_type(type, what);
   require_count(count, what);
   const MPI_Aint base = base_address(buffer), stride = extent_of(type) * count;
   std::vector<BlockSpec> blocks;
   blocks.reserve(static_cast<std::size_t>(t));
-  for (int i = 0; i < t; ++i) blocks.push_back(block_at(base, stride * i, count, type));
+  for (int i = 0; i < t; ++i) blocks.push_back(block_at(base, stride * i, count, type, what));
   return blocks;
 }
 
 std::vector<BlockSpec> irregular(int t, const void* buffer, std::span<const int> counts,
                                  std::span<const int> displs, MPI_Datatype type, const char* what) {
+  require_buffer(buffer, what);
   require_type(type, what);
   require_size(counts, t, what);
   require_size(displs, t, what);
@@ -59,7 +78,7 @@ std::vector<BlockSpec> irregular(int t, const void* buffer, std::span<const int>
   blocks.reserve(static_cast<std::size_t>(t));
   for (std::size_t i = 0; i < static_cast<std::size_t>(t); ++i) {
     require_count(counts[i], what);
-    blocks.push_back(block_at(base, extent * displs[i], counts[i], type));
+    blocks.push_back(block_at(base, extent * displs[i], counts[i], type, what));
   }
   return blocks;
 }
@@ -67,6 +86,7 @@ std::vector<BlockSpec> irregular(int t, const void* buffer, std::span<const int>
 std::vector<BlockSpec> general(int t, const void* buffer, std::span<const int> counts,
                                std::span<const MPI_Aint> displs, std::span<const MPI_Datatype> types,
                                const char* what) {
+  require_buffer(buffer, what);
   require_size(counts, t, what);
   require_size(displs, t, what);
   require_size(types, t, what);
@@ -76,7 +96,7 @@ std::vector<BlockSpec> general(int t, const void* buffer, std::span<const int> c
   for (std::size_t i = 0; i < static_cast<std::size_t>(t); ++i) {
     require_type(types[i], what);
     require_count(counts[i], what);
-    blocks.push_back(block_at(base, displs[i], counts[i], types[i]));
+    blocks.push_back(block_at(base, displs[i], counts[i], types[i], what));
   }
   return blocks;
 }
@@ -90,7 +110,7 @@ std::vector<BlockSpec> single(const void* buffer, int count, MPI_Datatype type) 
 Layout alltoall(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype) {
   return {Collective::alltoall, regular(degrees.destinations, sendbuf, sendcount, sendtype, "send blocks"),
-          regular(degrees.sources, recvbuf, recvcount, recvtype, "receive blocks")};
+          regular(degrees.sources, recvbuf, recvcount, recvtype, "receive blocks"), true};
 }
 
 Layout alltoallv(Degrees degrees, const void* sendbuf, std::span<const int> sendcounts, std::span<const int> sdispls,
@@ -112,7 +132,7 @@ Layout alltoallw(Degrees degrees, const void* sendbuf, std::span<const int> send
 Layout allgather(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype) {
   return {Collective::allgather, single(sendbuf, sendcount, sendtype),
-          regular(degrees.sources, recvbuf, recvcount, recvtype, "receive blocks")};
+          regular(degrees.sources, recvbuf, recvcount, recvtype, "receive blocks"), true};
 }
 
 Layout allgatherv(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,

@@ -13,8 +13,11 @@ void* pointer_of(MPI_Aint address) { return reinterpret_cast<void*>(static_cast<
 
 }  // namespace
 
-Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Mode mode, Reuse reuse)
-    : layout_(&layout), comm_(comm), tag_(tag), mode_(mode), reuse_(reuse) {
+Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Mode mode, Reuse reuse,
+                     std::shared_ptr<CommGate> gate)
+    : layout_(&layout), comm_(comm), tag_(tag), mode_(mode), reuse_(reuse), gate_(std::move(gate)) {
+  if (gate_ && !gate_->open() && mode == Mode::persistent)
+    throw Error(Errc::arg, "a persistent execution needs its communicator ready");
   if (layout.send.size() != static_cast<std::size_t>(schedule.send_blocks) ||
       layout.recv.size() != static_cast<std::size_t>(schedule.recv_blocks))
     throw Error(Errc::arg, "the call's blocks do not match the schedule's");
@@ -67,6 +70,20 @@ Execution::Lowered Execution::lower(const Message& message) {
   return {MPI_BOTTOM, 1, owned_types_.back().get(), message.peer};
 }
 
+// MPICH 4.0.2's MPI_Pack and MPI_Unpack refuse MPI_BOTTOM (which is NULL) even where the datatype
+// holds absolute addresses, so such a block is re-expressed relative to its first byte.
+BlockSpec Execution::packable(const BlockSpec& block) {
+  if (block.address != 0) return block;
+  MPI_Aint first = 0, extent = 0;
+  check(MPI_Type_get_true_extent(block.type, &first, &extent), "MPI_Type_get_true_extent");
+  const MPI_Aint displacement = -first;
+  MPI_Datatype rebased = MPI_DATATYPE_NULL;
+  check(MPI_Type_create_struct(1, &block.count, &displacement, &block.type, &rebased), "MPI_Type_create_struct");
+  owned_types_.emplace_back(rebased);
+  check(MPI_Type_commit(&rebased), "MPI_Type_commit");
+  return {first, 1, rebased};
+}
+
 void Execution::lower_phase(const Phase& phase) {
   LoweredPhase lowered;
   for (const Message& receive : phase.recvs) lowered.recvs.push_back(lower(receive));
@@ -74,9 +91,9 @@ void Execution::lower_phase(const Phase& phase) {
   for (const Copy& copy : phase.copies) {
     const BlockSpec from = resolve(copy.from);
     int size = 0;
-    check(MPI_Pack_size(from.count, from.type, comm_, &size), "MPI_Pack_size");
+    check(MPI_Pack_size(from.count, from.type, MPI_COMM_SELF, &size), "MPI_Pack_size");
     if (size == 0) continue;  // an empty block: nothing to copy (and MPI_Pack dislikes empty buffers)
-    lowered.copies.emplace_back(from, resolve(copy.to));
+    lowered.copies.emplace_back(packable(from), packable(resolve(copy.to)));
     pack_scratch_.resize(std::max(pack_scratch_.size(), static_cast<std::size_t>(size)));
   }
   if (mode_ == Mode::persistent) {
@@ -91,10 +108,17 @@ void Execution::lower_phase(const Phase& phase) {
   phases_.push_back(std::move(lowered));
 }
 
+Execution::~Execution() {
+  if (gate_) gate_->forget(*this);
+}
+
 void Execution::start() {
   current_ = 0;
   posted_ = false;
-  ProgressEngine::instance().start(*this);
+  if (gate_ && !gate_->open())
+    gate_->start_when_open(*this);
+  else
+    ProgressEngine::instance().start(*this);
 }
 
 // Receives first, so that an eager send from a peer finds its receive posted where possible.
@@ -122,10 +146,10 @@ void Execution::run_copies() {
   for (const auto& [from, to] : phases_[current_].copies) {
     int position = 0;
     const int capacity = static_cast<int>(pack_scratch_.size());
-    check(MPI_Pack(pointer_of(from.address), from.count, from.type, pack_scratch_.data(), capacity, &position, comm_),
+    check(MPI_Pack(pointer_of(from.address), from.count, from.type, pack_scratch_.data(), capacity, &position, MPI_COMM_SELF),
           "MPI_Pack");
     position = 0;
-    check(MPI_Unpack(pack_scratch_.data(), capacity, &position, pointer_of(to.address), to.count, to.type, comm_),
+    check(MPI_Unpack(pack_scratch_.data(), capacity, &position, pointer_of(to.address), to.count, to.type, MPI_COMM_SELF),
           "MPI_Unpack");
   }
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "block_arena.hpp"
+#include "comm_gate.hpp"
 #include "cartcoll/layout.hpp"
 #include "cartcoll/schedule.hpp"
 #include "mpi_handles.hpp"
@@ -30,9 +31,13 @@ class Execution : public Progressing {
   // here and every start is an MPI_Startall per phase.
   enum class Mode { once, persistent };
 
-  Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Mode mode, Reuse reuse = {});
+  // `comm` may still be being made by MPI_Comm_idup (mode once only): `gate` then opens when it is
+  // ready, and the execution's messages are posted from then on.
+  Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Mode mode, Reuse reuse = {},
+            std::shared_ptr<CommGate> gate = nullptr);
+  ~Execution() override;
 
-  // Starts the schedule through the engine; wait or test it there.
+  // Starts the schedule through the engine (or when the gate opens); wait or test it there.
   void start();
   bool active() const noexcept { return !complete(); }
 
@@ -56,6 +61,7 @@ class Execution : public Progressing {
 
   BlockSpec resolve(BlockRef ref) const;
   Lowered lower(const Message& message);
+  BlockSpec packable(const BlockSpec& block);
   void lower_phase(const Phase& phase);
   void layout_temps(const Schedule& schedule);
 
@@ -72,6 +78,7 @@ class Execution : public Progressing {
   std::vector<std::byte> pack_scratch_;
   std::size_t current_ = 0;
   bool posted_ = false;  // the current phase's messages are posted
+  std::shared_ptr<CommGate> gate_;
 };
 
 }  // namespace cartcoll::detail

@@ -47,10 +47,26 @@ class Busy {
 
 }  // namespace
 
-void ProgressEngine::post(Progressing& owner, MPI_Request request, Kind kind) {
+void ProgressEngine::post(Progressing& owner, MPI_Request request, Kind kind, MPI_Request* origin,
+                          MPI_Status* status) {
   requests_.push_back(request);
-  entries_.push_back({&owner, kind});
+  entries_.push_back({&owner, kind, origin, status});
   ++owner.outstanding_;
+}
+
+void Borrowed::advance(ProgressEngine& engine) noexcept {
+  if (posted_) {
+    finish();
+    return;
+  }
+  posted_ = true;
+  engine.post(*this, *request_, ProgressEngine::Kind::borrowed, request_, status_);
+}
+
+void ProgressEngine::block_once() {
+  if (requests_.empty()) return;
+  Busy busy(busy_);
+  poke(true, nullptr);
 }
 
 void ProgressEngine::start(Progressing& work) {
@@ -60,6 +76,11 @@ void ProgressEngine::start(Progressing& work) {
   ++registered_;
   work.advance(*this);
   if (work.complete_ && work.outstanding_ == 0) unregister(work);
+}
+
+void ProgressEngine::defer(Progressing& work) noexcept {
+  work.complete_ = false;
+  work.error_ = MPI_SUCCESS;
 }
 
 void ProgressEngine::unregister(Progressing& work) noexcept {
@@ -76,6 +97,12 @@ bool ProgressEngine::test(Progressing& work) {
   return work.complete_ && work.outstanding_ == 0;
 }
 
+void ProgressEngine::poll() {
+  if (requests_.empty() || busy_) return;
+  Busy busy(busy_);
+  poke(false, nullptr);
+}
+
 void ProgressEngine::wait(Progressing& work) {
   Busy busy(busy_);
   while (!work.complete_ || work.outstanding_ > 0)
@@ -86,7 +113,7 @@ void ProgressEngine::wait(Progressing& work) {
 // pool is its current step, and one MPI_Waitall (MPI_Testall) completes it without the bookkeeping
 // of Waitsome. Returns false, doing nothing, when other work is registered too.
 bool ProgressEngine::complete_alone(bool block, Progressing& work) {
-  if (registered_ != 1 || !work.registered_ || requests_.empty()) return false;
+  if (registered_ != 1 || !work.registered_ || requests_.empty() || entries_.front().kind == Kind::borrowed) return false;
   const int n = static_cast<int>(requests_.size());
   int done = 1;
   const int code = block ? MPI_Waitall(n, requests_.data(), MPI_STATUSES_IGNORE)
@@ -135,7 +162,7 @@ void ProgressEngine::withdraw(Progressing& work) noexcept {
   // be stopped. A persistent request is freed by its maker, the others here.
   for (std::size_t i = 0; i < requests_.size(); ++i) {
     if (entries_[i].owner != &work) continue;
-    MPI_Cancel(&requests_[i]);
+    if (entries_[i].kind != Kind::borrowed) MPI_Cancel(&requests_[i]);
     if (entries_[i].kind == Kind::owned_by_engine) MPI_Request_free(&requests_[i]);
     entries_[i].owner = nullptr;
   }
@@ -156,7 +183,8 @@ void ProgressEngine::poke(bool block, Progressing* only) {
         positions_.push_back(i);
         subset_.push_back(requests_[i]);
       }
-    requests = subset_;
+    if (!subset_.empty()) requests = subset_;
+    else only = nullptr;  // `only` waits for another work (a CommGate): progress everything meanwhile
   }
   if (requests.empty()) throw Error(Errc::mpi, "cartcoll's progress engine has nothing to wait for", MPI_ERR_INTERN);
   indices_.resize(requests.size());
@@ -173,18 +201,25 @@ void ProgressEngine::poke(bool block, Progressing* only) {
     const std::size_t at = only != nullptr ? positions_[index] : index;
     if (only != nullptr) requests_[at] = subset_[index];
     completed_.push_back(at);
-    if (code == MPI_ERR_IN_STATUS && statuses_[static_cast<std::size_t>(k)].MPI_ERROR != MPI_SUCCESS)
+    if (code == MPI_ERR_IN_STATUS && statuses_[static_cast<std::size_t>(k)].MPI_ERROR != MPI_SUCCESS &&
+        entries_[at].kind != Kind::borrowed)
       entries_[at].owner->fail(statuses_[static_cast<std::size_t>(k)].MPI_ERROR);
   }
-  complete(completed_);
+  complete(completed_, std::span<const MPI_Status>(statuses_).first(static_cast<std::size_t>(outcount)));
 }
 
 // Drops the completed requests from the pool, then advances every owner with none left outstanding.
-void ProgressEngine::complete(std::span<const std::size_t> completed) {
+void ProgressEngine::complete(std::span<const std::size_t> completed, std::span<const MPI_Status> statuses) {
   advanced_.clear();
-  for (std::size_t at : completed) {
-    Progressing* owner = entries_[at].owner;
-    entries_[at].owner = nullptr;
+  for (std::size_t k = 0; k < completed.size(); ++k) {
+    const std::size_t at = completed[k];
+    Entry& entry = entries_[at];
+    if (entry.kind == Kind::borrowed) {
+      *entry.origin = requests_[at];
+      if (entry.status != nullptr && entry.status != MPI_STATUS_IGNORE && k < statuses.size()) *entry.status = statuses[k];
+    }
+    Progressing* owner = entry.owner;
+    entry.owner = nullptr;
     if (--owner->outstanding_ == 0) advanced_.push_back(owner);
   }
   drop_completed();

@@ -54,20 +54,33 @@ class ProgressEngine {
 
   // Starts `work` (its first advance). It stays registered until complete.
   void start(Progressing& work);
+  // Marks `work` as started but not yet advancing (waiting for a CommGate, which starts it): waiting
+  // for it progresses everything else until it is started and complete.
+  void defer(Progressing& work) noexcept;
   // One round of progress over every active operation; true when `work` is complete.
   bool test(Progressing& work);
   // Progress until `work` is complete, blocking in MPI while nothing can be done.
   void wait(Progressing& work);
+  // One round of progress over every active operation, if there is any, without blocking: for loops
+  // of the library that wait for something the engine does not hold (probes for unknown senders).
+  void poll();
   // Waits for a plain MPI request of the library (a nonblocking MPI collective) the same way.
   void wait(MPI_Request& request);
   // Forgets `work`'s outstanding requests (an execution destroyed before it completed: an error path).
   void withdraw(Progressing& work) noexcept;
 
+  // One round of progress that blocks until at least one request of the pool completes (returns at
+  // once with an empty pool): for loops that wait for one of several things.
+  void block_once();
+
   // For Progressing::advance: `request` belongs to `owner` until it completes. A started persistent
   // request stays owned by whoever made it (the pool holds a copy of its handle); any other request
-  // is the engine's, which completes and so frees it.
-  enum class Kind { started_persistent, owned_by_engine };
-  void post(Progressing& owner, MPI_Request request, Kind kind);
+  // is the engine's, which completes and so frees it. A borrowed request is a user's, waited for
+  // here: on completion its handle goes back to `*origin` (MPI_REQUEST_NULL where MPI freed it) and
+  // its status to `*status` (unless null); withdrawn, it is left as it is.
+  enum class Kind { started_persistent, owned_by_engine, borrowed };
+  void post(Progressing& owner, MPI_Request request, Kind kind, MPI_Request* origin = nullptr,
+            MPI_Status* status = nullptr);
 
   std::size_t outstanding() const noexcept { return requests_.size(); }
 
@@ -75,13 +88,15 @@ class ProgressEngine {
   struct Entry {
     Progressing* owner;  // nullptr once the request has completed
     Kind kind;
+    MPI_Request* origin;  // borrowed: the user's handle
+    MPI_Status* status;   // borrowed: where its status goes
   };
 
   ProgressEngine();
   void poke(bool block, Progressing* only);
   bool complete_alone(bool block, Progressing& work);
   void unregister(Progressing& work) noexcept;
-  void complete(std::span<const std::size_t> completed);
+  void complete(std::span<const std::size_t> completed, std::span<const MPI_Status> statuses);
   void drop_completed();
 
   std::vector<MPI_Request> requests_;  // contiguous, as MPI_Waitsome wants them
@@ -89,12 +104,25 @@ class ProgressEngine {
   std::vector<int> indices_;
   std::vector<MPI_Status> statuses_;
   std::vector<std::size_t> completed_;  // scratch: pool positions that just completed
+  std::vector<MPI_Status> completed_statuses_;
   std::vector<Progressing*> advanced_;  // scratch: owners whose last request just completed
   std::vector<MPI_Request> subset_;     // scratch for per-operation progress
   std::vector<std::size_t> positions_;  // scratch: subset_[k] is requests_[positions_[k]]
   bool everything_ = true;
   bool busy_ = false;
   int registered_ = 0;  // works started and not finished
+};
+
+// A user's request, waited for or tested through the engine (see Kind::borrowed).
+class Borrowed : public Progressing {
+ public:
+  Borrowed(MPI_Request* request, MPI_Status* status) : request_(request), status_(status) {}
+
+ private:
+  void advance(ProgressEngine& engine) noexcept override;
+  MPI_Request* request_;
+  MPI_Status* status_;
+  bool posted_ = false;
 };
 
 }  // namespace cartcoll::detail

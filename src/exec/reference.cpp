@@ -1,5 +1,6 @@
 #include "cartcoll/reference.hpp"
 
+#include <unordered_map>
 #include <stdexcept>
 
 namespace cartcoll::reference {
@@ -17,6 +18,31 @@ Blocks exchange(const Grid& grid, const Offsets& offsets, Collective collective,
       const int slot = collective == Collective::allgather ? 0 : i;
       const Bytes& block = send.at(static_cast<std::size_t>(rank)).at(static_cast<std::size_t>(slot));
       Bytes& into = recv.at(static_cast<std::size_t>(*target)).at(static_cast<std::size_t>(i));
+      if (block.size() != into.size()) throw std::invalid_argument("send and receive block sizes differ");
+      into = block;
+    }
+  }
+  return recv;
+}
+
+// Written from the sender's side too, by counting occurrences; the planners read the lists from the
+// receiver's side as well.
+Blocks exchange(const Graph& graph, Collective collective, const Blocks& send, Blocks recv) {
+  // slots[q][r]: the receive blocks of q whose source is r, in order.
+  std::vector<std::unordered_map<int, std::vector<std::size_t>>> slots(static_cast<std::size_t>(graph.size()));
+  for (int q = 0; q < graph.size(); ++q)
+    for (std::size_t i = 0; i < graph.sources(q).size(); ++i) slots[static_cast<std::size_t>(q)][graph.sources(q)[i]].push_back(i);
+  for (int rank = 0; rank < graph.size(); ++rank) {
+    std::unordered_map<int, std::size_t> sent_to;  // occurrences of each destination so far
+    const std::vector<int>& destinations = graph.destinations(rank);
+    for (std::size_t j = 0; j < destinations.size(); ++j) {
+      const int to = destinations[j];
+      if (to == no_process) continue;
+      const std::size_t k = sent_to[to]++;
+      const auto& into_slots = slots.at(static_cast<std::size_t>(to))[rank];
+      if (k >= into_slots.size()) throw std::invalid_argument("the graph is not consistent");
+      const Bytes& block = send.at(static_cast<std::size_t>(rank)).at(collective == Collective::allgather ? 0 : j);
+      Bytes& into = recv.at(static_cast<std::size_t>(to)).at(into_slots[k]);
       if (block.size() != into.size()) throw std::invalid_argument("send and receive block sizes differ");
       into = block;
     }

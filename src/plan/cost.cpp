@@ -63,24 +63,25 @@ double predicted_seconds(const Figures& figures, const CostModel& model, std::sp
 
 namespace {
 
-std::vector<Algorithm> candidates_for(Collective collective) {
+std::vector<Algorithm> candidates_for(Collective collective, NeighborhoodKind kind) {
   std::vector<Algorithm> candidates;
   const auto table = planners();
-  for (std::size_t i = 0; i < table.size(); ++i) {
-    const PlannerEntry& entry = table[i];
-    const bool serves = collective == Collective::alltoall ? entry.serves_alltoall : entry.serves_allgather;
-    if (entry.auto_candidate && serves) candidates.push_back(Algorithm::from_id(static_cast<int>(i)));
-  }
+  for (std::size_t i = 0; i < table.size(); ++i)
+    if (table[i].auto_candidate && table[i].serves(collective) && table[i].serves(kind))
+      candidates.push_back(Algorithm::from_id(static_cast<int>(i)));
   return candidates;
 }
 
 }  // namespace
 
-std::span<const Algorithm> auto_candidates(Collective collective) {
-  // Fixed by the registry, so computed once.
-  static const std::vector<Algorithm> alltoall = candidates_for(Collective::alltoall);
-  static const std::vector<Algorithm> allgather = candidates_for(Collective::allgather);
-  return collective == Collective::alltoall ? alltoall : allgather;
+std::span<const Algorithm> auto_candidates(Collective collective, NeighborhoodKind kind) {
+  // Fixed by the registry, so computed once: [collective][kind].
+  static const std::vector<Algorithm> table[2][2] = {
+      {candidates_for(Collective::alltoall, NeighborhoodKind::cartesian),
+       candidates_for(Collective::alltoall, NeighborhoodKind::graph)},
+      {candidates_for(Collective::allgather, NeighborhoodKind::cartesian),
+       candidates_for(Collective::allgather, NeighborhoodKind::graph)}};
+  return table[collective == Collective::alltoall ? 0 : 1][kind == NeighborhoodKind::cartesian ? 0 : 1];
 }
 
 }  // namespace cartcoll

@@ -63,12 +63,23 @@ const PlannerEntry& Algorithm::planner() const {
 
 std::string_view Algorithm::name() const { return is_automatic() ? std::string_view("auto") : planner().name; }
 
-Schedule plan(Algorithm algorithm, const CartesianView& view, Collective collective) {
+namespace {
+
+const PlannerEntry& serving(Algorithm algorithm, Collective collective, NeighborhoodKind kind) {
   const PlannerEntry& entry = algorithm.planner();
-  const bool serves = collective == Collective::alltoall ? entry.serves_alltoall : entry.serves_allgather;
-  if (!serves || entry.plan_cartesian == nullptr)
-    throw Error(Errc::arg, std::string(entry.name) + " does not plan this collective on a Cartesian neighborhood");
-  return entry.plan_cartesian(view, collective);
+  if (!entry.serves(collective) || !entry.serves(kind))
+    throw Error(Errc::arg, std::string(entry.name) + " does not plan this collective on this kind of neighborhood");
+  return entry;
+}
+
+}  // namespace
+
+Schedule plan(Algorithm algorithm, const CartesianView& view, Collective collective) {
+  return serving(algorithm, collective, NeighborhoodKind::cartesian).plan_cartesian(view, collective);
+}
+
+Schedule plan(Algorithm algorithm, const GraphView& view, Collective collective) {
+  return serving(algorithm, collective, NeighborhoodKind::graph).plan_graph(view, collective);
 }
 
 }  // namespace cartcoll

@@ -31,4 +31,22 @@ BlockRef Schedule::shape_of(BlockRef ref) const {
   return {temp.like, temp.index};
 }
 
+Schedule relabel_receives(Schedule schedule, std::span<const int> order) {
+  auto rename = [&order](BlockRef& ref) {
+    if (ref.buffer == Buffer::recv) ref.block = order[static_cast<std::size_t>(ref.block)];
+  };
+  for (TempBlock& temp : schedule.temps)
+    if (temp.like == Buffer::recv) temp.index = order[static_cast<std::size_t>(temp.index)];
+  for (Phase& phase : schedule.phases) {
+    for (auto* messages : {&phase.sends, &phase.recvs})
+      for (Message& message : *messages)
+        for (BlockRef& ref : message.blocks) rename(ref);
+    for (Copy& copy : phase.copies) {
+      rename(copy.from);
+      rename(copy.to);
+    }
+  }
+  return schedule;
+}
+
 }  // namespace cartcoll

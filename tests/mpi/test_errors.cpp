@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "../support/cart_fixture.hpp"
+#include "../support/error_checks.hpp"
 
 using namespace support;
 
@@ -30,23 +31,6 @@ class Errors : public testing::Test {
   }
   MPI_Comm cart_ = MPI_COMM_NULL;
 };
-
-int error_class(int code) {
-  int cls = MPI_SUCCESS;
-  MPI_Error_class(code, &cls);
-  return cls;
-}
-
-// Every process must see the same class; a create failure leaves MPI_COMM_NULL everywhere. `result`
-// is set to MPI_COMM_WORLD again afterwards, so that the next call has to overwrite it too.
-void expect_everywhere(int code, int expected_class, MPI_Comm* result) {
-  EXPECT_EQ(error_class(code), expected_class);
-  EXPECT_EQ(*result, MPI_COMM_NULL);
-  int classes[2] = {error_class(code), -error_class(code)};
-  MPI_Allreduce(MPI_IN_PLACE, classes, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-  EXPECT_EQ(classes[0], -classes[1]) << "processes saw different error classes";
-  *result = MPI_COMM_WORLD;
-}
 
 int create_1d(int d, const int* dims, const int* periods, int t, const int* offsets, MPI_Comm* out,
               MPI_Info info = MPI_INFO_NULL) {
@@ -117,6 +101,10 @@ TEST_F(Errors, BadCollectiveArguments) {
   EXPECT_EQ(error_class(Cart_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, MPI_COMM_WORLD)), MPI_ERR_TOPOLOGY);
   EXPECT_EQ(error_class(Cart_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, MPI_COMM_NULL)), MPI_ERR_COMM);
   EXPECT_EQ(error_class(Cart_ialltoall(send, 1, MPI_INT, recv, 1, MPI_INT, cart, nullptr)), MPI_ERR_REQUEST);
+  // Rule 12: MPI_IN_PLACE, and NULL with a non-zero count and a datatype of relative addresses.
+  EXPECT_EQ(error_class(Cart_alltoall(MPI_IN_PLACE, 1, MPI_INT, recv, 1, MPI_INT, cart)), MPI_ERR_BUFFER);
+  EXPECT_EQ(error_class(Cart_alltoall(send, 1, MPI_INT, nullptr, 1, MPI_INT, cart)), MPI_ERR_BUFFER);
+  EXPECT_EQ(error_class(Cart_allgather(nullptr, 1, MPI_INT, recv, 1, MPI_INT, cart)), MPI_ERR_BUFFER);
   int t = 0, rank = 0, relative[1] = {0};
   EXPECT_EQ(error_class(Cart_neighbor_count(MPI_COMM_WORLD, &t)), MPI_ERR_TOPOLOGY);
   EXPECT_EQ(error_class(Cart_relative_rank(cart, nullptr, &rank)), MPI_ERR_ARG);

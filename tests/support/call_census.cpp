@@ -53,10 +53,6 @@ int MPI_Ibcast(void* buffer, int count, MPI_Datatype type, int root, MPI_Comm co
   collective();
   return PMPI_Ibcast(buffer, count, type, root, comm, request);
 }
-int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* copy, MPI_Request* request) {
-  collective();
-  return PMPI_Comm_idup(comm, copy, request);
-}
 
 int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   blocking();

@@ -48,6 +48,29 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   return code;
 }
 
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* copy, MPI_Request* request) {
+  census::detail::note_collective();
+  const int code = PMPI_Comm_idup(comm, copy, request);
+  if (code == MPI_SUCCESS) communicators().insert(*copy);
+  return code;
+}
+
+int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[], const int sourceweights[],
+                                   int outdegree, const int destinations[], const int destweights[], MPI_Info info,
+                                   int reorder, MPI_Comm* graph) {
+  const int code = PMPI_Dist_graph_create_adjacent(comm, indegree, sources, sourceweights, outdegree, destinations,
+                                                   destweights, info, reorder, graph);
+  if (code == MPI_SUCCESS && *graph != MPI_COMM_NULL) communicators().insert(*graph);
+  return code;
+}
+
+int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[], const int destinations[],
+                          const int weights[], MPI_Info info, int reorder, MPI_Comm* graph) {
+  const int code = PMPI_Dist_graph_create(comm, n, sources, degrees, destinations, weights, info, reorder, graph);
+  if (code == MPI_SUCCESS && *graph != MPI_COMM_NULL) communicators().insert(*graph);
+  return code;
+}
+
 int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
                     MPI_Comm* cart) {
   const int code = PMPI_Cart_create(comm, ndims, dims, periods, reorder, cart);

@@ -17,7 +17,8 @@ Algorithm choice(const Offsets& offsets, Collective collective, const CostModel&
   const std::vector<std::size_t> recv(static_cast<std::size_t>(offsets.count()), bytes);
   const std::vector<std::size_t> send(collective == Collective::allgather ? 1 : recv.size(), bytes);
   return cheapest(
-      auto_candidates(collective), [&](Algorithm candidate) { return neighborhood_figures(candidate, offsets, collective); },
+      auto_candidates(collective, NeighborhoodKind::cartesian),
+      [&](Algorithm candidate) { return neighborhood_figures(candidate, offsets, collective); },
       model, send, recv);
 }
 

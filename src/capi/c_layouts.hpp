@@ -1,0 +1,62 @@
+#pragma once
+// The C collectives' argument lists as Layouts, for every C face (Cart_*, CC_*): one builder per
+// collective, given the neighborhood's degrees (which size the count, displacement and type arrays).
+#include <algorithm>
+#include <span>
+
+#include "cartcoll/layout.hpp"
+
+namespace cartcoll::capi {
+
+template <typename T>
+std::span<const T> array(const T* values, int n) {
+  return values == nullptr ? std::span<const T>() : std::span<const T>(values, static_cast<std::size_t>(std::max(n, 0)));
+}
+
+inline Layout allgather_layout(Degrees n, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                               int recvcount, MPI_Datatype recvtype) {
+  return layout::allgather(n, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+}
+
+inline Layout allgatherv_layout(Degrees n, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                const int recvcounts[], const int displs[], MPI_Datatype recvtype) {
+  return layout::allgatherv(n, sendbuf, sendcount, sendtype, recvbuf, array(recvcounts, n.sources),
+                            array(displs, n.sources), recvtype);
+}
+
+inline Layout allgatherw_layout(Degrees n, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                const int recvcounts[], const MPI_Aint displs[], const MPI_Datatype recvtypes[]) {
+  return layout::allgatherw(n, sendbuf, sendcount, sendtype, recvbuf, array(recvcounts, n.sources),
+                            array(displs, n.sources), array(recvtypes, n.sources));
+}
+
+inline Layout alltoall_layout(Degrees n, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                              int recvcount, MPI_Datatype recvtype) {
+  return layout::alltoall(n, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+}
+
+inline Layout alltoallv_layout(Degrees n, const void* sendbuf, const int sendcounts[], const int sdispls[],
+                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                               MPI_Datatype recvtype) {
+  return layout::alltoallv(n, sendbuf, array(sendcounts, n.destinations), array(sdispls, n.destinations), sendtype,
+                           recvbuf, array(recvcounts, n.sources), array(rdispls, n.sources), recvtype);
+}
+
+inline Layout alltoallw_layout(Degrees n, const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[]) {
+  return layout::alltoallw(n, sendbuf, array(sendcounts, n.destinations), array(sdispls, n.destinations),
+                           array(sendtypes, n.destinations), recvbuf, array(recvcounts, n.sources),
+                           array(rdispls, n.sources), array(recvtypes, n.sources));
+}
+
+}  // namespace cartcoll::capi
+
+// Each builder bound to the caller's arguments of the same names, as a function of the degrees.
+#define CARTCOLL_LAYOUT_OF(builder, ...) [&](cartcoll::Degrees n) { return cartcoll::capi::builder(n, __VA_ARGS__); }
+#define CARTCOLL_ALLGATHER_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype
+#define CARTCOLL_ALLGATHERV_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype
+#define CARTCOLL_ALLGATHERW_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtypes
+#define CARTCOLL_ALLTOALL_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype
+#define CARTCOLL_ALLTOALLV_ARGS sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype
+#define CARTCOLL_ALLTOALLW_ARGS sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes

@@ -1,0 +1,133 @@
+// C API: CC_Neighbor_*, CC_Ineighbor_* and CC_Neighbor_*_init, each a layout builder (shared with
+// Cart_*) handed to one of NeighborComm's three verbs; requests become MPI_Request values.
+#include "c_layouts.hpp"
+#include "cartcoll/neighbor.h"
+#include "cartcoll/neighbor.hpp"
+#include "errors.hpp"
+#include "request_table.hpp"
+
+using namespace cartcoll;
+
+namespace {
+
+template <typename MakeLayout>
+int blocking(MPI_Comm comm, MakeLayout&& make_layout) {
+  return capi::guarded(comm, [&] {
+    const NeighborComm neighbors(comm);
+    neighbors.exchange(make_layout(neighbors.degrees()));
+  });
+}
+
+template <typename MakeLayout>
+int nonblocking(MPI_Comm comm, MPI_Request* request, MakeLayout&& make_layout) {
+  return capi::guarded(comm, [&] {
+    if (request == nullptr) throw Error(Errc::request, "request is NULL");
+    *request = MPI_REQUEST_NULL;
+    const NeighborComm neighbors(comm);
+    *request = capi::register_nonblocking(neighbors.iexchange(make_layout(neighbors.degrees())));
+  });
+}
+
+// Collective: a bad argument on any process (a NULL request included) fails every process alike.
+template <typename MakeLayout>
+int persistent(MPI_Comm comm, MPI_Info info, MPI_Request* request, MakeLayout&& make_layout) {
+  return capi::guarded(comm, [&] {
+    if (request != nullptr) *request = MPI_REQUEST_NULL;
+    const NeighborComm neighbors(comm);
+    Request made = neighbors.exchange_init(
+        [&] {
+          if (request == nullptr) throw Error(Errc::request, "request is NULL");
+          return make_layout(neighbors.degrees());
+        },
+        RequestOptions{std::nullopt, info});
+    *request = capi::register_persistent(std::move(made));
+  });
+}
+
+}  // namespace
+
+// MPI's allgatherv names its displacements `displs`, as Cart_allgatherv does.
+#define CARTCOLL_ALLGATHER_LAYOUT CARTCOLL_LAYOUT_OF(allgather_layout, CARTCOLL_ALLGATHER_ARGS)
+#define CARTCOLL_ALLGATHERV_LAYOUT CARTCOLL_LAYOUT_OF(allgatherv_layout, CARTCOLL_ALLGATHERV_ARGS)
+#define CARTCOLL_ALLTOALL_LAYOUT CARTCOLL_LAYOUT_OF(alltoall_layout, CARTCOLL_ALLTOALL_ARGS)
+#define CARTCOLL_ALLTOALLV_LAYOUT CARTCOLL_LAYOUT_OF(alltoallv_layout, CARTCOLL_ALLTOALLV_ARGS)
+#define CARTCOLL_ALLTOALLW_LAYOUT CARTCOLL_LAYOUT_OF(alltoallw_layout, CARTCOLL_ALLTOALLW_ARGS)
+
+extern "C" {
+
+int CC_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm) {
+  return blocking(comm, CARTCOLL_ALLGATHER_LAYOUT);
+}
+int CC_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                           const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+  return blocking(comm, CARTCOLL_ALLGATHERV_LAYOUT);
+}
+int CC_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm) {
+  return blocking(comm, CARTCOLL_ALLTOALL_LAYOUT);
+}
+int CC_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                          void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                          MPI_Comm comm) {
+  return blocking(comm, CARTCOLL_ALLTOALLV_LAYOUT);
+}
+int CC_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                          const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+  return blocking(comm, CARTCOLL_ALLTOALLW_LAYOUT);
+}
+
+int CC_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return nonblocking(comm, request, CARTCOLL_ALLGATHER_LAYOUT);
+}
+int CC_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                            MPI_Request* request) {
+  return nonblocking(comm, request, CARTCOLL_ALLGATHERV_LAYOUT);
+}
+int CC_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+  return nonblocking(comm, request, CARTCOLL_ALLTOALL_LAYOUT);
+}
+int CC_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                           void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                           MPI_Comm comm, MPI_Request* request) {
+  return nonblocking(comm, request, CARTCOLL_ALLTOALLV_LAYOUT);
+}
+int CC_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                           MPI_Request* request) {
+  return nonblocking(comm, request, CARTCOLL_ALLTOALLW_LAYOUT);
+}
+
+int CC_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                               int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                               MPI_Request* request) {
+  return persistent(comm, info, request, CARTCOLL_ALLGATHER_LAYOUT);
+}
+int CC_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                MPI_Info info, MPI_Request* request) {
+  return persistent(comm, info, request, CARTCOLL_ALLGATHERV_LAYOUT);
+}
+int CC_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                              int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                              MPI_Request* request) {
+  return persistent(comm, info, request, CARTCOLL_ALLTOALL_LAYOUT);
+}
+int CC_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                               MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+  return persistent(comm, info, request, CARTCOLL_ALLTOALLV_LAYOUT);
+}
+int CC_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                               const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                               const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                               MPI_Info info, MPI_Request* request) {
+  return persistent(comm, info, request, CARTCOLL_ALLTOALLW_LAYOUT);
+}
+
+}  // extern "C"

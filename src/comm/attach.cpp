@@ -1,0 +1,98 @@
+#include "attach.hpp"
+
+#include <numeric>
+
+#include "../exec/mpi_check.hpp"
+#include "../util/neighborhoods.hpp"
+
+namespace cartcoll::detail {
+
+namespace {
+
+int rank_or_absent(int rank) { return rank == MPI_PROC_NULL ? no_process : rank; }
+
+Neighborhood dist_graph(MPI_Comm comm, int size, Weights& weights) {
+  int in = 0, out = 0, weighted = 0;
+  check(MPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted), "MPI_Dist_graph_neighbors_count");
+  GraphNeighborhood graph{size, std::vector<int>(static_cast<std::size_t>(in)), std::vector<int>(static_cast<std::size_t>(out))};
+  if (weighted) weights = {std::vector<int>(static_cast<std::size_t>(in)), std::vector<int>(static_cast<std::size_t>(out))};
+  check(MPI_Dist_graph_neighbors(comm, in, graph.sources.data(), weighted ? weights.sources->data() : MPI_UNWEIGHTED,
+                                 out, graph.destinations.data(),
+                                 weighted ? weights.destinations->data() : MPI_UNWEIGHTED),
+        "MPI_Dist_graph_neighbors");
+  return Neighborhood(std::move(graph));
+}
+
+// MPI_Graph_create's topology: the neighbors are sources and destinations alike.
+Neighborhood old_graph(MPI_Comm comm, int rank, int size) {
+  int count = 0;
+  check(MPI_Graph_neighbors_count(comm, rank, &count), "MPI_Graph_neighbors_count");
+  std::vector<int> neighbors(static_cast<std::size_t>(count));
+  check(MPI_Graph_neighbors(comm, rank, count, neighbors.data()), "MPI_Graph_neighbors");
+  return Neighborhood(GraphNeighborhood{size, neighbors, neighbors});
+}
+
+// MPI_Cart_create's topology: for each dimension k, the neighbors R - e_k and R + e_k, in that order,
+// for sending and receiving alike (MPI_PROC_NULL off a mesh). As a Cartesian neighborhood with offsets
+// -e0, +e0, -e1, ... whose receive blocks are renumbered (2k <-> 2k+1): block i comes from R + N[i].
+// Where a periodic dimension has 1 or 2 processes, R - e_k and R + e_k are the same process, and MPI's
+// rule for repeated edges (the k-th occurrence matches the k-th) then differs from the renumbering:
+// such a topology is served as the graph it is.
+Neighborhood cartesian_topology(MPI_Comm comm, int size) {
+  int d = 0;
+  check(MPI_Cartdim_get(comm, &d), "MPI_Cartdim_get");
+  std::vector<int> dims(static_cast<std::size_t>(d)), periods(dims.size()), coords(dims.size());
+  if (d > 0) check(MPI_Cart_get(comm, d, dims.data(), periods.data(), coords.data()), "MPI_Cart_get");
+  bool repeats = false;
+  for (int k = 0; k < d; ++k) repeats = repeats || (periods[static_cast<std::size_t>(k)] && dims[static_cast<std::size_t>(k)] <= 2);
+  if (repeats || d == 0) {
+    std::vector<int> neighbors;
+    for (int k = 0; k < d; ++k) {
+      int below = MPI_PROC_NULL, above = MPI_PROC_NULL;
+      check(MPI_Cart_shift(comm, k, 1, &below, &above), "MPI_Cart_shift");
+      neighbors.push_back(rank_or_absent(below));
+      neighbors.push_back(rank_or_absent(above));
+    }
+    return Neighborhood(GraphNeighborhood{size, neighbors, neighbors});
+  }
+  std::vector<int> order(2 * dims.size());
+  std::iota(order.begin(), order.end(), 0);
+  for (int& i : order) i ^= 1;
+  std::vector<bool> periodic(periods.begin(), periods.end());
+  return Neighborhood(CartesianNeighborhood{Grid(dims, periodic), Offsets(d, neighborhoods::cartesian_axes(d)),
+                                            std::move(coords), std::move(order)});
+}
+
+}  // namespace
+
+Neighborhood neighborhood_of_topology(MPI_Comm comm, Weights& weights) {
+  int topology = MPI_UNDEFINED, rank = 0, size = 0;
+  check(MPI_Topo_test(comm, &topology), "MPI_Topo_test");
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  switch (topology) {
+    case MPI_DIST_GRAPH: return dist_graph(comm, size, weights);
+    case MPI_GRAPH: return old_graph(comm, rank, size);
+    case MPI_CART: return cartesian_topology(comm, size);
+    default: throw Error(Errc::topology, "the communicator has no process topology");
+  }
+}
+
+std::shared_ptr<CommState> state_for_collective(MPI_Comm comm, bool may_block) {
+  if (comm == MPI_COMM_NULL) throw Error(Errc::comm, "MPI_COMM_NULL");
+  if (auto state = find_state(comm)) {
+    if (state->freed()) throw Error(Errc::comm, "the communicator was freed");
+    return state;
+  }
+  Weights weights;
+  Neighborhood neighborhood = neighborhood_of_topology(comm, weights);
+  int rank = 0;
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  auto library = may_block ? std::make_shared<LibraryComm>(comm) : LibraryComm::started(comm);
+  auto state = std::make_shared<CommState>(std::move(neighborhood), std::move(weights), rank, Origin::mpi_topology,
+                                           settings_of_environment(), std::move(library));
+  attach_state(comm, state);
+  return state;
+}
+
+}  // namespace cartcoll::detail

@@ -1,0 +1,22 @@
+#pragma once
+// The library's state for communicators whose topology MPI made (MPI_Dist_graph_create*,
+// MPI_Graph_create, MPI_Cart_create): attached at the first neighborhood collective on them, as part
+// of that collective call, which every process makes in the same order. A blocking call or *_init
+// duplicates the communicator right away (MPI_Comm_dup); a nonblocking call starts MPI_Comm_idup and
+// its operation waits for it inside the progress engine, so the call itself does not block.
+#include <mpi.h>
+
+#include <memory>
+
+#include "state.hpp"
+
+namespace cartcoll::detail {
+
+// The state of `comm` for a neighborhood collective: the one it carries, or one made now from its MPI
+// topology. Error(Errc::topology) for a communicator without one, Errc::comm after MPI_Comm_free.
+std::shared_ptr<CommState> state_for_collective(MPI_Comm comm, bool may_block);
+
+// The neighborhood of `comm`'s MPI topology, as this process sees it (local: MPI's query functions).
+Neighborhood neighborhood_of_topology(MPI_Comm comm, Weights& weights);
+
+}  // namespace cartcoll::detail

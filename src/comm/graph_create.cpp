@@ -1,0 +1,230 @@
+#include "graph_create.hpp"
+
+#include <algorithm>
+#include <map>
+#include <string>
+
+#include "../exec/mpi_check.hpp"
+#include "cartcoll/error.hpp"
+#include "collective.hpp"
+#include "settings.hpp"
+#include "sparse_exchange.hpp"
+#include "state.hpp"
+
+namespace cartcoll::detail {
+
+namespace {
+
+// An MPI communicator handle freed on destruction (the temporary ones of creation).
+class OwnedComm {
+ public:
+  explicit OwnedComm(MPI_Comm parent) { check(MPI_Comm_dup(parent, &comm_), "MPI_Comm_dup"); }
+  ~OwnedComm() { MPI_Comm_free(&comm_); }
+  OwnedComm(const OwnedComm&) = delete;
+  OwnedComm& operator=(const OwnedComm&) = delete;
+  MPI_Comm get() const noexcept { return comm_; }
+
+ private:
+  MPI_Comm comm_ = MPI_COMM_NULL;
+};
+
+int size_of(MPI_Comm comm) {
+  int inter = 0, size = 0;
+  check(MPI_Comm_test_inter(comm, &inter), "MPI_Comm_test_inter");
+  if (inter) throw Error(Errc::comm, "a distributed graph needs an intracommunicator");
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  return size;
+}
+
+void require_ranks(const std::vector<int>& ranks, int size, const char* what) {
+  for (int rank : ranks)
+    if (rank < 0 || rank >= size)
+      throw Error(Errc::rank, std::string(what) + " names rank " + std::to_string(rank) + " of a communicator of " +
+                                  std::to_string(size));
+}
+
+// Everyone learns whether anyone failed locally, and agrees on the algorithm, the tag range and
+// whether the graph is weighted.
+void agree_on_arguments(MPI_Comm comm, const std::optional<Error>& local_error, Algorithm algorithm, int max_tag,
+                        bool weighted) {
+  const int must_match[] = {algorithm.id(), max_tag, weighted ? 1 : 0};
+  agree(comm, local_error, must_match,
+        Error(Errc::arg, "processes passed different algorithms, CARTCOLL_MAX_TAG or weighted and unweighted graphs"));
+}
+
+// Every process tells each of its destinations how often it names it; each process compares what it
+// was told with its sources. The verdict is agreed, so every process fails alike.
+void check_consistency(MPI_Comm comm, int rank, const GraphSpec& spec) {
+  std::map<int, int> told, named;
+  for (int to : spec.destinations) ++told[to];
+  for (int from : spec.sources) ++named[from];
+  std::vector<Parcel> outgoing;
+  for (const auto& [to, count] : told) outgoing.push_back({to, {count}});
+  const OwnedComm scratch(comm);
+  std::string problem;
+  std::map<int, int> heard;
+  for (const Parcel& parcel : sparse_exchange(scratch.get(), 0, outgoing)) heard[parcel.peer] = parcel.values.at(0);
+  if (heard != named) {
+    for (const auto& [from, count] : named)
+      if (heard[from] != count)
+        problem = "rank " + std::to_string(rank) + " lists " + std::to_string(from) + " as a source " +
+                  std::to_string(count) + " times, and is named by it " + std::to_string(heard[from]) + " times";
+    if (problem.empty()) problem = "rank " + std::to_string(rank) + " is named by a process it does not list as a source";
+  }
+  int inconsistent = problem.empty() ? 0 : 1;
+  allreduce_max(comm, std::span<int>(&inconsistent, 1));
+  if (!problem.empty()) throw Error(Errc::topology, "the graph is not consistent: " + problem);
+  if (inconsistent) throw Error(Errc::topology, "the graph is not consistent (seen by another process)");
+}
+
+const int* weights_or_unweighted(const std::optional<std::vector<int>>& weights) {
+  if (!weights) return MPI_UNWEIGHTED;
+  return weights->empty() ? MPI_WEIGHTS_EMPTY : weights->data();
+}
+
+// MPI makes the communicator; the neighbors are read back from it, in its ranks (reorder may have
+// renumbered them).
+MPI_Comm make_graph(MPI_Comm comm, const GraphSpec& spec, MPI_Info info, bool reorder, Settings settings) {
+  MPI_Comm graph = MPI_COMM_NULL;
+  check(MPI_Dist_graph_create_adjacent(comm, static_cast<int>(spec.sources.size()), spec.sources.data(),
+                                       weights_or_unweighted(spec.source_weights),
+                                       static_cast<int>(spec.destinations.size()), spec.destinations.data(),
+                                       weights_or_unweighted(spec.destination_weights), info, reorder ? 1 : 0, &graph),
+        "MPI_Dist_graph_create_adjacent");
+  try {
+    int in = 0, out = 0, weighted = 0, rank = 0, size = 0;
+    check(MPI_Dist_graph_neighbors_count(graph, &in, &out, &weighted), "MPI_Dist_graph_neighbors_count");
+    GraphNeighborhood neighbors{size, std::vector<int>(static_cast<std::size_t>(in)),
+                                std::vector<int>(static_cast<std::size_t>(out))};
+    Weights weights;
+    if (spec.source_weights) weights = {std::vector<int>(static_cast<std::size_t>(in)), std::vector<int>(static_cast<std::size_t>(out))};
+    check(MPI_Dist_graph_neighbors(graph, in, neighbors.sources.data(),
+                                   weights.sources ? weights.sources->data() : MPI_UNWEIGHTED, out,
+                                   neighbors.destinations.data(),
+                                   weights.destinations ? weights.destinations->data() : MPI_UNWEIGHTED),
+          "MPI_Dist_graph_neighbors");
+    check(MPI_Comm_rank(graph, &rank), "MPI_Comm_rank");
+    check(MPI_Comm_size(graph, &size), "MPI_Comm_size");
+    neighbors.size = size;
+    attach_state(graph, std::make_shared<CommState>(Neighborhood(std::move(neighbors)), std::move(weights), rank,
+                                                    Origin::graph_create, settings, std::make_shared<LibraryComm>(graph)));
+  } catch (...) {
+    MPI_Comm_free(&graph);
+    throw;
+  }
+  return graph;
+}
+
+}  // namespace
+
+MPI_Comm create_graph_adjacent(MPI_Comm comm, const std::function<GraphSpec()>& parse, MPI_Info info, bool reorder) {
+  if (comm == MPI_COMM_NULL) throw Error(Errc::comm, "MPI_COMM_NULL");
+  std::optional<GraphSpec> spec;
+  std::optional<Error> local_error;
+  Algorithm algorithm = Algorithm::automatic();
+  int max_tag = 0, rank = 0;
+  try {
+    const int size = size_of(comm);
+    check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+    max_tag = max_tag_from_environment();
+    algorithm = effective_algorithm(info, Algorithm::automatic());
+    spec = parse();
+    require_ranks(spec->sources, size, "sources");
+    require_ranks(spec->destinations, size, "destinations");
+  } catch (const Error& error) {
+    local_error = error;
+  }
+  agree_on_arguments(comm, local_error, algorithm, max_tag, spec && spec->source_weights);
+  check_consistency(comm, rank, *spec);
+  return make_graph(comm, *spec, info, reorder, settings_at_creation(comm, algorithm, max_tag));
+}
+
+namespace {
+
+// Which end of an edge a quintuple describes to the process that receives it.
+constexpr int outgoing_end = 0, incoming_end = 1;
+
+// Parcels of (kind, other end, weight, naming rank, position) quintuples, one parcel per process.
+std::vector<Parcel> parcels_of(const EdgeSpec& spec, int rank) {
+  std::map<int, std::vector<int>> by_peer;
+  std::size_t at = 0;
+  for (std::size_t k = 0; k < spec.sources.size(); ++k) {
+    const int from = spec.sources[k];
+    for (int e = 0; e < spec.degrees[k]; ++e, ++at) {
+      const int to = spec.destinations[at], weight = spec.weights ? (*spec.weights)[at] : 1;
+      const int position = static_cast<int>(at);
+      by_peer[from].insert(by_peer[from].end(), {outgoing_end, to, weight, rank, position});
+      by_peer[to].insert(by_peer[to].end(), {incoming_end, from, weight, rank, position});
+    }
+  }
+  std::vector<Parcel> parcels;
+  for (auto& [peer, values] : by_peer) parcels.push_back({peer, std::move(values)});
+  return parcels;
+}
+
+void check_edge_spec(const EdgeSpec& spec, int size) {
+  require_ranks(spec.sources, size, "sources");
+  require_ranks(spec.destinations, size, "destinations");
+  long long total = 0;
+  for (int degree : spec.degrees) {
+    if (degree < 0) throw Error(Errc::arg, "a negative degree");
+    total += degree;
+  }
+  if (total != static_cast<long long>(spec.destinations.size()))
+    throw Error(Errc::arg, "the degrees do not add up to the destinations given");
+}
+
+GraphSpec adjacent_of(const std::vector<Parcel>& received, bool weighted) {
+  std::vector<std::pair<std::pair<int, int>, std::pair<int, int>>> out, in;  // ((naming rank, position), (end, weight))
+  for (const Parcel& parcel : received)
+    for (std::size_t v = 0; v + 5 <= parcel.values.size(); v += 5) {
+      const int* q = &parcel.values[v];
+      (q[0] == outgoing_end ? out : in).push_back({{q[3], q[4]}, {q[1], q[2]}});
+    }
+  std::sort(out.begin(), out.end());
+  std::sort(in.begin(), in.end());
+  GraphSpec spec;
+  if (weighted) {
+    spec.source_weights.emplace();
+    spec.destination_weights.emplace();
+  }
+  for (const auto& [key, end] : out) {
+    spec.destinations.push_back(end.first);
+    if (weighted) spec.destination_weights->push_back(end.second);
+  }
+  for (const auto& [key, end] : in) {
+    spec.sources.push_back(end.first);
+    if (weighted) spec.source_weights->push_back(end.second);
+  }
+  return spec;
+}
+
+}  // namespace
+
+MPI_Comm create_graph(MPI_Comm comm, const std::function<EdgeSpec()>& parse, MPI_Info info, bool reorder) {
+  if (comm == MPI_COMM_NULL) throw Error(Errc::comm, "MPI_COMM_NULL");
+  std::optional<EdgeSpec> spec;
+  std::optional<Error> local_error;
+  Algorithm algorithm = Algorithm::automatic();
+  int max_tag = 0, rank = 0;
+  try {
+    const int size = size_of(comm);
+    check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+    max_tag = max_tag_from_environment();
+    algorithm = effective_algorithm(info, Algorithm::automatic());
+    spec = parse();
+    check_edge_spec(*spec, size);
+  } catch (const Error& error) {
+    local_error = error;
+  }
+  const bool weighted = spec && spec->weights;
+  agree_on_arguments(comm, local_error, algorithm, max_tag, weighted);
+  std::vector<Parcel> received;
+  {
+    const OwnedComm scratch(comm);
+    received = sparse_exchange(scratch.get(), 0, parcels_of(*spec, rank));
+  }
+  return make_graph(comm, adjacent_of(received, weighted), info, reorder, settings_at_creation(comm, algorithm, max_tag));
+}
+
+}  // namespace cartcoll::detail

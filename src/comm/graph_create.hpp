@@ -1,0 +1,38 @@
+#pragma once
+// CC_Dist_graph_create_adjacent and CC_Dist_graph_create: ordinary MPI distributed-graph
+// communicators (MPI_Topo_test, MPI_Dist_graph_neighbors, MPI_Comm_dup work as usual) carrying the
+// library's state. Collective; the processes agree on errors first, and a graph that is not
+// consistent (P lists Q as a destination a different number of times than Q lists P as a source) is
+// found by a sparse exchange with each process's neighbors only, so every process returns the same
+// error class and MPI_COMM_NULL, without hanging on the inconsistency.
+#include <mpi.h>
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "cartcoll/plan.hpp"
+
+namespace cartcoll::detail {
+
+// One process's arguments, as the adjacent form takes them (ranks of the old communicator).
+struct GraphSpec {
+  std::vector<int> sources, destinations;
+  std::optional<std::vector<int>> source_weights, destination_weights;  // nullopt: MPI_UNWEIGHTED
+};
+
+// `parse` reads this process's arguments and may throw Error; `info` may carry cartcoll_algorithm.
+MPI_Comm create_graph_adjacent(MPI_Comm comm, const std::function<GraphSpec()>& parse, MPI_Info info, bool reorder);
+
+// The general form's arguments: edges sources[k] -> destinations (degrees[k] of them, in order).
+struct EdgeSpec {
+  std::vector<int> sources, degrees, destinations;
+  std::optional<std::vector<int>> weights;  // one per destination; nullopt: MPI_UNWEIGHTED
+};
+
+// The edges go to the processes they connect (a sparse exchange); each process's neighbors are
+// ordered by the rank that named the edge, then by its position in that rank's arrays. Then as the
+// adjacent form, without the consistency check (consistent by construction).
+MPI_Comm create_graph(MPI_Comm comm, const std::function<EdgeSpec()>& parse, MPI_Info info, bool reorder);
+
+}  // namespace cartcoll::detail

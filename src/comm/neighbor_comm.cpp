@@ -1,0 +1,105 @@
+// NeighborComm: MPI 4.1's neighborhood collectives on any communicator with a process topology.
+#include <string>
+
+#include "../exec/mpi_check.hpp"
+#include "attach.hpp"
+#include "cartcoll/neighbor.hpp"
+#include "graph_create.hpp"
+#include "verbs.hpp"
+
+namespace cartcoll {
+
+namespace {
+
+// On a communicator made by Cart_neighborhood_create the library holds its users to 000's contract.
+detail::Contract contract_of(const detail::CommState& state) {
+  return state.origin == detail::Origin::cartesian_create ? detail::Contract::cartesian : detail::Contract::mpi;
+}
+
+std::vector<int> with_proc_null(std::vector<int> ranks) {
+  for (int& rank : ranks)
+    if (rank == no_process) rank = MPI_PROC_NULL;
+  return ranks;
+}
+
+// The neighborhood without attaching anything: the library's state where there is one, else MPI's topology.
+detail::Neighborhood neighborhood_of(MPI_Comm comm, int& rank) {
+  detail::check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  if (const auto state = detail::find_state(comm)) return state->neighborhood;
+  detail::Weights ignored;
+  return detail::neighborhood_of_topology(comm, ignored);
+}
+
+}  // namespace
+
+NeighborComm::NeighborComm(MPI_Comm comm) : comm_(comm) {
+  if (comm == MPI_COMM_NULL) throw Error(Errc::comm, "MPI_COMM_NULL");
+}
+
+Degrees NeighborComm::degrees() const {
+  if (const auto state = detail::find_state(comm_)) return state->degrees();
+  int rank = 0;
+  return neighborhood_of(comm_, rank).degrees();
+}
+
+std::vector<int> NeighborComm::sources() const {
+  int rank = 0;
+  return with_proc_null(neighborhood_of(comm_, rank).sources(rank));
+}
+
+std::vector<int> NeighborComm::destinations() const {
+  int rank = 0;
+  return with_proc_null(neighborhood_of(comm_, rank).destinations(rank));
+}
+
+void NeighborComm::exchange(const Layout& layout) const {
+  const auto state = detail::state_for_collective(comm_, true);
+  detail::exchange(*state, layout, contract_of(*state));
+}
+
+Request NeighborComm::iexchange(const Layout& layout) const {
+  const auto state = detail::state_for_collective(comm_, false);
+  return detail::iexchange(state, comm_, layout, contract_of(*state));
+}
+
+Request NeighborComm::exchange_init(const std::function<Layout()>& make_layout, const RequestOptions& options) const {
+  const auto state = detail::state_for_collective(comm_, true);
+  return detail::exchange_init(state, comm_, make_layout, options, contract_of(*state));
+}
+
+Algorithm NeighborComm::choose_algorithm(const Layout& layout) const {
+  const auto state = detail::state_for_collective(comm_, true);
+  return detail::choose(*state, layout, contract_of(*state));
+}
+
+Communicator create_graph_adjacent(MPI_Comm comm, std::span<const int> sources, std::span<const int> destinations,
+                                   const GraphOptions& options) {
+  return Communicator(detail::create_graph_adjacent(
+      comm,
+      [&] {
+        if (options.source_weights.has_value() != options.destination_weights.has_value())
+          throw Error(Errc::arg, "weights for one direction only");
+        if (options.source_weights && (options.source_weights->size() != sources.size() ||
+                                       options.destination_weights->size() != destinations.size()))
+          throw Error(Errc::arg, "one weight per neighbor is needed");
+        return detail::GraphSpec{{sources.begin(), sources.end()}, {destinations.begin(), destinations.end()},
+                                 options.source_weights, options.destination_weights};
+      },
+      options.info, options.reorder));
+}
+
+Communicator create_graph(MPI_Comm comm, std::span<const int> sources, std::span<const int> degrees,
+                          std::span<const int> destinations, const EdgeListOptions& options) {
+  return Communicator(detail::create_graph(
+      comm,
+      [&] {
+        if (sources.size() != degrees.size()) throw Error(Errc::arg, "one degree per source is needed");
+        if (options.weights && options.weights->size() != destinations.size())
+          throw Error(Errc::arg, "one weight per edge is needed");
+        return detail::EdgeSpec{{sources.begin(), sources.end()}, {degrees.begin(), degrees.end()},
+                                {destinations.begin(), destinations.end()}, options.weights};
+      },
+      options.info, options.reorder));
+}
+
+}  // namespace cartcoll

@@ -1,0 +1,62 @@
+#pragma once
+// What a communicator's collectives exchange over: a Cartesian neighborhood (grid and offsets) or a
+// distributed graph, as this process sees it, with the planning that depends on which.
+#include <optional>
+#include <variant>
+#include <vector>
+
+#include "cartcoll/cost.hpp"
+#include "cartcoll/graph.hpp"
+#include "cartcoll/layout.hpp"
+#include "cartcoll/plan.hpp"
+#include "cartcoll/topology.hpp"
+
+namespace cartcoll::detail {
+
+struct CartesianNeighborhood {
+  Grid grid;
+  Offsets offsets;
+  std::vector<int> coords;
+  // Empty, or for an MPI Cartesian topology, whose receive block i comes from R + N[i] (MPI's order
+  // -e0, +e0, -e1, ... for sources and destinations alike) where a Cartesian schedule receives
+  // from R - N[i]: the user's receive block for the schedule's receive block j.
+  std::vector<int> receive_order;
+};
+
+struct GraphNeighborhood {
+  int size = 0;
+  std::vector<int> sources, destinations;  // no_process for MPI_PROC_NULL
+};
+
+// Weights as the creating call gave them; nullopt where unweighted.
+struct Weights {
+  std::optional<std::vector<int>> sources, destinations;
+};
+
+class Neighborhood {
+ public:
+  explicit Neighborhood(CartesianNeighborhood cartesian) : value_(std::move(cartesian)) {}
+  explicit Neighborhood(GraphNeighborhood graph) : value_(std::move(graph)) {}
+
+  NeighborhoodKind kind() const noexcept {
+    return std::holds_alternative<CartesianNeighborhood>(value_) ? NeighborhoodKind::cartesian : NeighborhoodKind::graph;
+  }
+  const CartesianNeighborhood* cartesian() const noexcept { return std::get_if<CartesianNeighborhood>(&value_); }
+  const GraphNeighborhood* graph() const noexcept { return std::get_if<GraphNeighborhood>(&value_); }
+
+  Degrees degrees() const;
+  // Ranks in receive-block and send-block order; no_process where a neighbor is missing.
+  std::vector<int> sources(int rank) const;
+  std::vector<int> destinations(int rank) const;
+
+  // This process's schedule, with the user's block numbering.
+  Schedule plan(Algorithm algorithm, Collective collective, int rank) const;
+  // The figures `auto`'s cost model uses: on a Cartesian neighborhood those of the neighborhood
+  // (equal on every process); on a graph those of this process's schedule.
+  Figures figures(Algorithm algorithm, Collective collective, int rank) const;
+
+ private:
+  std::variant<CartesianNeighborhood, GraphNeighborhood> value_;
+};
+
+}  // namespace cartcoll::detail

@@ -1,0 +1,90 @@
+#include "settings.hpp"
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "../exec/mpi_check.hpp"
+#include "cartcoll/error.hpp"
+#include "collective.hpp"
+
+namespace cartcoll::detail {
+
+namespace {
+
+Algorithm parse_or_throw(const std::string& name, const char* source) {
+  auto algorithm = Algorithm::parse(name);
+  if (!algorithm) throw Error(Errc::info_value, std::string(source) + ": unknown algorithm '" + name + "'");
+  return *algorithm;
+}
+
+}  // namespace
+
+std::optional<Algorithm> algorithm_from_environment() {
+  const char* name = std::getenv("CARTCOLL_ALGORITHM");
+  if (name == nullptr || *name == '\0') return std::nullopt;
+  return parse_or_throw(name, "CARTCOLL_ALGORITHM");
+}
+
+std::optional<Algorithm> algorithm_from_info(MPI_Info info) {
+  if (info == MPI_INFO_NULL) return std::nullopt;
+  char key[] = "cartcoll_algorithm";
+  int length = 0, found = 0;
+  check(MPI_Info_get_valuelen(info, key, &length, &found), "MPI_Info_get_valuelen");
+  if (!found) return std::nullopt;
+  std::string value(static_cast<std::size_t>(length) + 1, '\0');
+  check(MPI_Info_get(info, key, length + 1, value.data(), &found), "MPI_Info_get");
+  value.resize(static_cast<std::size_t>(length));
+  return parse_or_throw(value, "info key cartcoll_algorithm");
+}
+
+Algorithm effective_algorithm(MPI_Info info, Algorithm fallback) {
+  if (auto chosen = algorithm_from_environment()) return *chosen;
+  if (auto chosen = algorithm_from_info(info)) return *chosen;
+  return fallback;
+}
+
+int max_tag_from_environment() {
+  const char* value = std::getenv("CARTCOLL_MAX_TAG");
+  if (value == nullptr || *value == '\0') return std::numeric_limits<int>::max();
+  char* end = nullptr;
+  const long parsed = std::strtol(value, &end, 10);
+  if (*end != '\0' || parsed < 0) throw Error(Errc::arg, "CARTCOLL_MAX_TAG must be a non-negative integer");
+  return static_cast<int>(std::min<long>(parsed, std::numeric_limits<int>::max()));
+}
+
+namespace {
+
+// The cost model in the file CARTCOLL_PROFILE names (written by cartcoll-calibrate): found, latency,
+// per message, per byte.
+void read_profile(double values[4]) {
+  const char* profile = std::getenv("CARTCOLL_PROFILE");
+  if (profile == nullptr || *profile == '\0') return;
+  std::ifstream in(profile);
+  if (in >> values[1] >> values[2] >> values[3]) values[0] = 1;
+}
+
+std::optional<CostModel> model_of(const double values[4]) {
+  if (values[0] == 0) return std::nullopt;
+  return CostModel{values[1], values[2], values[3]};
+}
+
+}  // namespace
+
+Settings settings_at_creation(MPI_Comm comm, Algorithm algorithm, int max_tag) {
+  double values[4] = {0, 0, 0, 0};
+  int rank = 0;
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  if (rank == 0) read_profile(values);
+  broadcast(comm, values, 0);
+  return {algorithm, model_of(values), std::getenv("CARTCOLL_VERBOSE_AUTO") != nullptr, max_tag};
+}
+
+Settings settings_of_environment() {
+  double values[4] = {0, 0, 0, 0};
+  read_profile(values);
+  return {effective_algorithm(MPI_INFO_NULL, Algorithm::automatic()), model_of(values),
+          std::getenv("CARTCOLL_VERBOSE_AUTO") != nullptr, max_tag_from_environment()};
+}
+
+}  // namespace cartcoll::detail

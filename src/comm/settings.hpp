@@ -1,0 +1,39 @@
+#pragma once
+// What is fixed when a communicator gets its state: read from the environment and the info argument
+// there, once, never per call.
+#include <mpi.h>
+
+#include <limits>
+#include <optional>
+
+#include "cartcoll/cost.hpp"
+#include "cartcoll/plan.hpp"
+
+namespace cartcoll::detail {
+
+// What is fixed at creation, read from the environment and the info argument there.
+struct Settings {
+  Algorithm algorithm = Algorithm::automatic();  // agreed by all processes at creation
+  std::optional<CostModel> profile;             // CARTCOLL_PROFILE: choose by this model, never measure
+  bool verbose_auto = false;                    // CARTCOLL_VERBOSE_AUTO
+  int max_tag = std::numeric_limits<int>::max();  // CARTCOLL_MAX_TAG (agreed), else MPI_TAG_UB
+};
+
+// The algorithm CARTCOLL_ALGORITHM names, if set (Error(Errc::info_value) for an unknown name).
+std::optional<Algorithm> algorithm_from_environment();
+// The algorithm the cartcoll_algorithm info key names, if set.
+std::optional<Algorithm> algorithm_from_info(MPI_Info info);
+// CARTCOLL_ALGORITHM, else the info key, else `fallback`.
+Algorithm effective_algorithm(MPI_Info info, Algorithm fallback);
+// CARTCOLL_MAX_TAG, else the largest int (Error(Errc::arg) for a value that is not a number).
+int max_tag_from_environment();
+
+// The settings of a communicator being created, collectively over `comm`: CARTCOLL_PROFILE is read
+// by rank 0 and broadcast, so every process has the same model; `algorithm` and `max_tag` must have
+// been agreed.
+Settings settings_at_creation(MPI_Comm comm, Algorithm algorithm, int max_tag);
+// The settings of a communicator MPI made, read by this process alone (no communication): every
+// process must have the same environment.
+Settings settings_of_environment();
+
+}  // namespace cartcoll::detail

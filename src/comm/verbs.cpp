@@ -1,0 +1,143 @@
+#include "verbs.hpp"
+
+#include <string>
+
+#include "../exec/progress.hpp"
+#include "collective.hpp"
+#include "operation.hpp"
+#include "selection.hpp"
+
+namespace cartcoll::detail {
+
+namespace {
+
+void require_block_counts(const Layout& layout, Degrees degrees) {
+  const std::size_t sends = layout.collective == Collective::allgather ? 1 : static_cast<std::size_t>(degrees.destinations);
+  if (layout.recv.size() != static_cast<std::size_t>(degrees.sources) || layout.send.size() != sends)
+    throw Error(Errc::arg, "the call has " + std::to_string(layout.send.size()) + " send and " +
+                               std::to_string(layout.recv.size()) + " receive blocks; the neighborhood has " +
+                               std::to_string(degrees.destinations) + " destinations and " +
+                               std::to_string(degrees.sources) + " sources");
+}
+
+// 000 and 002 section 2: every process uses the same block sizes, so send block i and receive block
+// i (the one send block, for allgather) hold the same bytes; a local mismatch is already a violation,
+// caught before it truncates or hangs.
+void require_equal_sizes(const Layout& layout) {
+  for (std::size_t i = 0; i < layout.recv.size(); ++i) {
+    const BlockSpec& sent = layout.send[layout.collective == Collective::allgather ? 0 : i];
+    if (bytes_of(sent) != bytes_of(layout.recv[i]))
+      throw Error(Errc::count, "send and receive block " + std::to_string(i) + " differ in size");
+  }
+}
+
+// An ephemeral tag taken at the start of a call, before anything can fail, so that every process
+// advances its tag counter for every call; given back if the call fails before an operation holds it.
+class EphemeralTag {
+ public:
+  explicit EphemeralTag(TagSpace& tags) : tags_(tags), tag_(tags.take_ephemeral()) {}
+  ~EphemeralTag() {
+    if (tag_ >= 0) tags_.release_ephemeral(tag_);
+  }
+  EphemeralTag(const EphemeralTag&) = delete;
+  EphemeralTag& operator=(const EphemeralTag&) = delete;
+  int get() const noexcept { return tag_; }
+  int hand_over() noexcept { return std::exchange(tag_, -1); }
+
+ private:
+  TagSpace& tags_;
+  int tag_;
+};
+
+// Init calls are collective anyway and build datatypes, so one small allreduce buys what blocking
+// calls cannot afford: an error on any process, or a disagreeing algorithm, reaches every process;
+// and the request's tag is agreed there (see TagSpace).
+int agree_on_init(CommState& state, const std::optional<Error>& local_error, Algorithm algorithm) {
+  TagSpace& tags = state.tags();
+  const MPI_Comm comm = state.library()->ready();
+  const int must_match[] = {algorithm.id()};
+  const Error mismatch(Errc::not_isomorphic, "processes chose different algorithms");
+  std::uint64_t in_use = agree(comm, local_error, must_match, mismatch, tags.persistent_candidates_in_use());
+  for (int windows = 1;; ++windows) {
+    if (const int tag = tags.take_persistent(in_use); tag >= 0) return tag;
+    // Every process sees the same marks, so all of them give up together.
+    if (windows >= tags.persistent_windows())
+      throw Error(Errc::intern, "more persistent requests alive on this communicator than it has tags for them");
+    in_use = agree(comm, std::nullopt, {}, mismatch, tags.persistent_candidates_in_use());
+  }
+}
+
+// The Cartesian combining schedules forward blocks through processes that size them by their own
+// arguments, so they need every process to use the same block sizes: 000's contract promises that,
+// and so does MPI for alltoall and allgather (pairwise matching on a connected neighborhood), but a
+// v or w call on a communicator MPI made may size each edge differently: it runs the trivial schedule.
+Algorithm requested_for(const CommState& state, const Layout& layout, Contract contract, Algorithm requested) {
+  const bool sizes_may_differ = contract == Contract::mpi && !layout.one_block_size;
+  if (sizes_may_differ && state.neighborhood.kind() == NeighborhoodKind::cartesian) return Algorithm::named("trivial");
+  return requested;
+}
+
+}  // namespace
+
+void check_layout(const CommState& state, const Layout& layout, Contract contract) {
+  require_block_counts(layout, state.degrees());
+  if (contract == Contract::cartesian) require_equal_sizes(layout);
+}
+
+Algorithm choose(CommState& state, const Layout& layout, Contract contract) {
+  check_layout(state, layout, contract);
+  return resolve_algorithm(state, requested_for(state, layout, contract, state.settings.algorithm), layout,
+                           CallKind::once, true);
+}
+
+void exchange(CommState& state, const Layout& layout, Contract contract) {
+  const EphemeralTag tag(state.tags());
+  check_layout(state, layout, contract);
+  const Algorithm algorithm = resolve_algorithm(state, requested_for(state, layout, contract, state.settings.algorithm),
+                                                layout, CallKind::once, true);
+  const auto schedule = state.schedule(layout.collective, algorithm);
+  Execution execution(*schedule, layout, state.library()->ready(), tag.get(), Execution::Mode::once,
+                      {&state.type_cache, true});
+  execution.start();
+  ProgressEngine::instance().wait(execution);
+  if (execution.error() != MPI_SUCCESS) throw Error(Errc::mpi, "a message of the collective failed", execution.error());
+}
+
+Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const Layout& layout, Contract contract) {
+  EphemeralTag tag(state->tags());
+  check_layout(*state, layout, contract);
+  const Algorithm algorithm = resolve_algorithm(
+      *state, requested_for(*state, layout, contract, state->settings.algorithm), layout, CallKind::once, false);
+  const auto schedule = state->schedule(layout.collective, algorithm);
+  auto operation = std::make_unique<Operation>(state, user_comm, *schedule, layout, tag.get(), false,
+                                               Reuse{&state->type_cache, false});
+  tag.hand_over();
+  operation->start();
+  return Request(std::move(operation));
+}
+
+Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_comm,
+                      const std::function<Layout()>& make_layout, const RequestOptions& options, Contract contract) {
+  std::optional<Layout> layout;
+  std::optional<Error> local_error;
+  Algorithm algorithm = state->settings.algorithm;
+  try {
+    algorithm = effective_algorithm(options.info, options.algorithm.value_or(state->settings.algorithm));
+    layout = make_layout();
+    check_layout(*state, *layout, contract);
+    algorithm = requested_for(*state, *layout, contract, algorithm);
+  } catch (const Error& error) {
+    local_error = error;
+  }
+  const int tag = agree_on_init(*state, local_error, algorithm);
+  try {
+    algorithm = resolve_algorithm(*state, algorithm, *layout, CallKind::persistent, true);
+    const auto schedule = state->schedule(layout->collective, algorithm);
+    return Request(std::make_unique<Operation>(state, user_comm, *schedule, *layout, tag, true));
+  } catch (...) {
+    state->tags().release_persistent(tag);
+    throw;
+  }
+}
+
+}  // namespace cartcoll::detail

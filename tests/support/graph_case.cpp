@@ -1,0 +1,228 @@
+#include "graph_case.hpp"
+
+#include <algorithm>
+#include <map>
+#include <numeric>
+
+#include "cartcoll/cartcoll.h"
+#include "cartcoll/neighbor.h"
+#include "cartcoll/reference.hpp"
+
+namespace support {
+
+namespace {
+
+int absent_as_no_process(int rank) { return rank == MPI_PROC_NULL ? cartcoll::no_process : rank; }
+
+// This process's lists, as MPI's own query functions give them.
+void local_topology(MPI_Comm comm, std::vector<int>& sources, std::vector<int>& destinations) {
+  int kind = MPI_UNDEFINED, rank = 0;
+  MPI_Topo_test(comm, &kind);
+  MPI_Comm_rank(comm, &rank);
+  if (kind == MPI_DIST_GRAPH) {
+    int in = 0, out = 0, weighted = 0;
+    MPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted);
+    sources.resize(static_cast<std::size_t>(in));
+    destinations.resize(static_cast<std::size_t>(out));
+    MPI_Dist_graph_neighbors(comm, in, sources.data(), MPI_UNWEIGHTED, out, destinations.data(), MPI_UNWEIGHTED);
+  } else if (kind == MPI_GRAPH) {
+    int count = 0;
+    MPI_Graph_neighbors_count(comm, rank, &count);
+    sources.resize(static_cast<std::size_t>(count));
+    MPI_Graph_neighbors(comm, rank, count, sources.data());
+    destinations = sources;
+  } else if (kind == MPI_CART) {  // MPI 4.1 section 8.6: -1 then +1 neighbor of each dimension
+    int d = 0;
+    MPI_Cartdim_get(comm, &d);
+    for (int k = 0; k < d; ++k) {
+      int below = MPI_PROC_NULL, above = MPI_PROC_NULL;
+      MPI_Cart_shift(comm, k, 1, &below, &above);
+      sources.insert(sources.end(), {below, above});
+    }
+    destinations = sources;
+  }
+}
+
+cartcoll::Graph gather(MPI_Comm comm, std::vector<int> sources, std::vector<int> destinations) {
+  int size = 0;
+  MPI_Comm_size(comm, &size);
+  cartcoll::Graph graph(size);
+  for (auto* list : {&sources, &destinations}) {
+    for (int& rank : *list) rank = absent_as_no_process(rank);
+    std::vector<int> counts(static_cast<std::size_t>(size)), displs(counts.size());
+    const int mine = static_cast<int>(list->size());
+    MPI_Allgather(&mine, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+    std::exclusive_scan(counts.begin(), counts.end(), displs.begin(), 0);
+    std::vector<int> all(static_cast<std::size_t>(displs.back() + counts.back()));
+    MPI_Allgatherv(list->data(), mine, MPI_INT, all.data(), counts.data(), displs.data(), MPI_INT, comm);
+    for (int r = 0; r < size; ++r) {
+      const auto from = all.begin() + displs[static_cast<std::size_t>(r)];
+      std::vector<int> ranks(from, from + counts[static_cast<std::size_t>(r)]);
+      (list == &sources ? graph.sources(r) : graph.destinations(r)) = std::move(ranks);
+    }
+  }
+  return graph;
+}
+
+// The k in "the k-th occurrence" of each entry of a list.
+std::vector<int> occurrences(const std::vector<int>& neighbors) {
+  std::map<int, int> seen;
+  std::vector<int> k;
+  for (int neighbor : neighbors) k.push_back(seen[neighbor]++);
+  return k;
+}
+
+}  // namespace
+
+cartcoll::Graph gather_topology(MPI_Comm comm) {
+  std::vector<int> sources, destinations;
+  local_topology(comm, sources, destinations);
+  return gather(comm, std::move(sources), std::move(destinations));
+}
+
+cartcoll::Graph gather_cart_neighborhood(MPI_Comm cartcomm) {
+  int t = 0;
+  Cart_neighbor_count(cartcomm, &t);
+  std::vector<int> sources(static_cast<std::size_t>(t)), targets(sources.size());
+  Cart_neighbor_get(cartcomm, t, sources.data(), MPI_UNWEIGHTED, t, targets.data(), MPI_UNWEIGHTED);
+  return gather(cartcomm, std::move(sources), std::move(targets));
+}
+
+GraphCase::GraphCase(Op op, Variant variant, Sizes sizes, const TestTypes& types, const cartcoll::Graph& graph,
+                     int rank, unsigned seed)
+    : op_(op), variant_(variant), sizes_(sizes), graph_(graph), rank_(rank), seed_(seed) {
+  const bool mixed = variant == Variant::mixed_types;
+  const std::vector<int>& sources = graph.sources(rank);
+  const std::vector<int>& destinations = graph.destinations(rank);
+  const std::vector<int> in_k = occurrences(sources), out_k = occurrences(destinations);
+  std::vector<int> send_ints, recv_ints;
+  std::vector<const ElementType*> send_types, recv_types;
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    recv_ints.push_back(ints_on_edge(sources[i], rank, in_k[i], static_cast<int>(i)));
+    recv_types.push_back(!mixed ? &types.contiguous() : general(op) ? &types.at(static_cast<int>(i + 1 + seed)) : &types.strided());
+  }
+  const std::size_t send_blocks = gathers(op) ? 1 : destinations.size();
+  for (std::size_t j = 0; j < send_blocks; ++j) {
+    send_ints.push_back(gathers(op) ? ints_on_edge(rank, cartcoll::no_process, 0, 0)
+                                    : ints_on_edge(rank, destinations[j], out_k[j], static_cast<int>(j)));
+    send_types.push_back(!mixed ? &types.contiguous() : general(op) ? &types.at(static_cast<int>(j + seed)) : &types.shifted());
+  }
+  send_.emplace(op, send_ints, send_types, true);
+  recv_.emplace(op, recv_ints, recv_types, false);
+}
+
+// Even numbers of ints (the strided type holds two). allgather(v) blocks depend on the sender only.
+int GraphCase::ints_on_edge(int from, int to, int occurrence, int index) const {
+  if (variant_ == Variant::zero_counts) return 0;
+  if (regular(op_) || (sizes_ == Sizes::per_index && gathers(op_))) return 4;
+  if (sizes_ == Sizes::per_index) return 2 * ((index * 7 + 3) % 3);
+  if (from == cartcoll::no_process) return 2;
+  const unsigned mix = static_cast<unsigned>(from) * 2654435761u ^ static_cast<unsigned>(to + 7) * 40503u ^
+                       static_cast<unsigned>(occurrence) * 97u ^ seed_;
+  return gathers(op_) ? 2 * static_cast<int>((static_cast<unsigned>(from) * 5u + seed_) % 3u) : 2 * static_cast<int>(mix % 3u);
+}
+
+void GraphCase::prepare(int generation) {
+  generation_ = generation;
+  std::fill(send_->bytes().begin(), send_->bytes().end(), std::byte{0x5a});
+  fill_sentinel(recv_->bytes(), rank_, generation);
+  for (std::size_t b = 0; b < send_->blocks().size(); ++b) {
+    const auto positions = send_->blocks()[b].int_positions();
+    for (std::size_t j = 0; j < positions.size(); ++j)
+      send_->write_int(positions[j], test_value(generation, rank_, static_cast<int>(b), static_cast<int>(j)));
+  }
+  send_copy_ = send_->bytes();
+  expected_ = expected_receive();
+}
+
+// Every process's packed send blocks (sized as that process sizes them) through the graph reference
+// model; this process's result laid into a copy of its untouched receive buffer.
+std::vector<std::byte> GraphCase::expected_receive() const {
+  const int size = graph_.size();
+  cartcoll::reference::Blocks send(static_cast<std::size_t>(size)), recv(send.size());
+  for (int rank = 0; rank < size; ++rank) {
+    const std::vector<int>& destinations = graph_.destinations(rank);
+    const std::vector<int> out_k = occurrences(destinations);
+    const std::size_t send_blocks = gathers(op_) ? 1 : destinations.size();
+    for (std::size_t j = 0; j < send_blocks; ++j) {
+      const int ints = gathers(op_) ? ints_on_edge(rank, cartcoll::no_process, 0, 0)
+                                    : ints_on_edge(rank, destinations[j], out_k[j], static_cast<int>(j));
+      send[static_cast<std::size_t>(rank)].push_back(
+          packed_ints(ints, [&](int e) { return test_value(generation_, rank, static_cast<int>(j), e); }));
+    }
+    const std::vector<int>& sources = graph_.sources(rank);
+    const std::vector<int> in_k = occurrences(sources);
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      const int ints = ints_on_edge(sources[i], rank, in_k[i], static_cast<int>(i));
+      recv[static_cast<std::size_t>(rank)].push_back(rank == rank_ ? recv_->packed(i)
+                                                                   : cartcoll::reference::Bytes(4 * static_cast<std::size_t>(ints)));
+    }
+  }
+  const auto collective = gathers(op_) ? cartcoll::Collective::allgather : cartcoll::Collective::alltoall;
+  const auto result = cartcoll::reference::exchange(graph_, collective, send, std::move(recv));
+  std::vector<std::byte> expected = recv_->bytes();
+  for (std::size_t i = 0; i < recv_->blocks().size(); ++i)
+    recv_->unpack_into(expected, i, result[static_cast<std::size_t>(rank_)][i]);
+  return expected;
+}
+
+int GraphCase::call(Form form, MPI_Comm comm, MPI_Request* request) {
+  const void* sbuf = send_->base();
+  void* rbuf = recv_->base();
+  const int scount = send_->count(), rcount = recv_->count();
+  const MPI_Datatype stype = send_->type(MPI_INT), rtype = recv_->type(gathers(op_) ? stype : MPI_INT);
+  const int *sc = send_->counts(), *sd = send_->displs(), *rc = recv_->counts(), *rd = recv_->displs();
+  const MPI_Aint *sbd = send_->byte_displs(), *rbd = recv_->byte_displs();
+  const MPI_Datatype *st = send_->types(), *rt = recv_->types();
+  switch (form) {
+    case Form::blocking:
+      switch (op_) {
+        case Op::allgather: return CC_Neighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+        case Op::allgatherv: return CC_Neighbor_allgatherv(sbuf, scount, stype, rbuf, rc, rd, rtype, comm);
+        case Op::alltoall: return CC_Neighbor_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+        case Op::alltoallv: return CC_Neighbor_alltoallv(sbuf, sc, sd, stype, rbuf, rc, rd, rtype, comm);
+        case Op::alltoallw: return CC_Neighbor_alltoallw(sbuf, sc, sbd, st, rbuf, rc, rbd, rt, comm);
+        case Op::allgatherw: break;
+      }
+      break;
+    case Form::nonblocking:
+      switch (op_) {
+        case Op::allgather: return CC_Ineighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, request);
+        case Op::allgatherv: return CC_Ineighbor_allgatherv(sbuf, scount, stype, rbuf, rc, rd, rtype, comm, request);
+        case Op::alltoall: return CC_Ineighbor_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, request);
+        case Op::alltoallv: return CC_Ineighbor_alltoallv(sbuf, sc, sd, stype, rbuf, rc, rd, rtype, comm, request);
+        case Op::alltoallw: return CC_Ineighbor_alltoallw(sbuf, sc, sbd, st, rbuf, rc, rbd, rt, comm, request);
+        case Op::allgatherw: break;
+      }
+      break;
+    case Form::persistent:
+      switch (op_) {
+        case Op::allgather:
+          return CC_Neighbor_allgather_init(sbuf, scount, stype, rbuf, rcount, rtype, comm, MPI_INFO_NULL, request);
+        case Op::allgatherv:
+          return CC_Neighbor_allgatherv_init(sbuf, scount, stype, rbuf, rc, rd, rtype, comm, MPI_INFO_NULL, request);
+        case Op::alltoall:
+          return CC_Neighbor_alltoall_init(sbuf, scount, stype, rbuf, rcount, rtype, comm, MPI_INFO_NULL, request);
+        case Op::alltoallv:
+          return CC_Neighbor_alltoallv_init(sbuf, sc, sd, stype, rbuf, rc, rd, rtype, comm, MPI_INFO_NULL, request);
+        case Op::alltoallw:
+          return CC_Neighbor_alltoallw_init(sbuf, sc, sbd, st, rbuf, rc, rbd, rt, comm, MPI_INFO_NULL, request);
+        case Op::allgatherw: break;
+      }
+      break;
+  }
+  return MPI_ERR_OTHER;
+}
+
+std::string GraphCase::mismatch() const {
+  if (std::string difference = recv_->difference_from(expected_); !difference.empty()) return difference;
+  if (send_->bytes() != send_copy_) return "the send buffer was modified";
+  return {};
+}
+
+std::string GraphCase::describe() const {
+  return std::string(name(op_)) + ", " + name(variant_) + (sizes_ == Sizes::per_edge ? ", sizes per edge" : ", sizes per index") +
+         ", rank " + std::to_string(rank_) + " of " + std::to_string(graph_.size());
+}
+
+}  // namespace support

@@ -1,0 +1,57 @@
+#pragma once
+// One neighborhood collective on a communicator with any process topology, as a test case: the
+// graph is every process's neighbor lists as the topology has them (gather_topology), block sizes
+// may differ per edge, contents depend on the sending rank, the block and the element, and the
+// expected receive buffer is the graph reference model's. The call goes through the CC_ C API.
+#include <mpi.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "block_buffers.hpp"
+#include "cartcoll/graph.hpp"
+
+namespace support {
+
+// The five neighborhood collectives of MPI.
+inline const Op neighbor_ops[] = {Op::allgather, Op::allgatherv, Op::alltoall, Op::alltoallv, Op::alltoallw};
+
+// Every process's sources and destinations, as MPI's topology functions give them for comm (no_process
+// for MPI_PROC_NULL), gathered to every process. Collective.
+cartcoll::Graph gather_topology(MPI_Comm comm);
+// The same for a communicator made by Cart_neighborhood_create, whose neighborhood is its offsets
+// (Cart_neighbor_get), not the MPI Cartesian topology it also carries.
+cartcoll::Graph gather_cart_neighborhood(MPI_Comm cartcomm);
+
+// How block sizes vary: per edge (MPI's freedom), or per block index only (000's contract, which
+// communicators made by Cart_neighborhood_create hold their users to).
+enum class Sizes { per_edge, per_index };
+
+class GraphCase {
+ public:
+  GraphCase(Op op, Variant variant, Sizes sizes, const TestTypes& types, const cartcoll::Graph& graph, int rank,
+            unsigned seed);
+
+  void prepare(int generation);
+  // Calls CC_Neighbor_* (blocking), CC_Ineighbor_* or CC_Neighbor_*_init (persistent).
+  int call(Form form, MPI_Comm comm, MPI_Request* request);
+  std::string mismatch() const;
+  std::string describe() const;
+
+ private:
+  int ints_on_edge(int from, int to, int occurrence, int index) const;
+  std::vector<std::byte> expected_receive() const;
+
+  Op op_;
+  Variant variant_;
+  Sizes sizes_;
+  const cartcoll::Graph& graph_;
+  int rank_;
+  unsigned seed_;
+  int generation_ = 0;
+  std::optional<Side> send_, recv_;
+  std::vector<std::byte> send_copy_, expected_;
+};
+
+}  // namespace support

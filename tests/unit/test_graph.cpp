@@ -1,0 +1,193 @@
+// Distributed-graph neighborhoods without MPI: the reference model's repeated-edge rule on a worked
+// example, the consistency check, and the trivial graph planner proved by the simulator on random
+// graphs (duplicates, self edges, isolated processes, absent neighbors) up to thousands of processes;
+// an MPI Cartesian topology's neighbor order as a relabelled Cartesian schedule.
+#include <gtest/gtest.h>
+
+#include <numeric>
+#include <random>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cartcoll/graph.hpp"
+#include "graph_support.hpp"
+#include "test_support.hpp"
+
+namespace cartcoll {
+namespace {
+
+using test::Blocks;
+using test::Bytes;
+
+Bytes bytes_of(std::initializer_list<int> values) {
+  Bytes bytes;
+  for (int v : values) bytes.push_back(static_cast<std::byte>(v));
+  return bytes;
+}
+
+// Rank 0 names 1 twice, rank 2 names 1 once and itself twice; rank 1 lists its sources as 2, 0, 2?
+// No: 0, 2, 0 - so 0's first edge lands in block 0, its second in block 2 (MPICH #7945's rule).
+TEST(GraphReference, KthOccurrenceMatchesKth) {
+  Graph graph(3);
+  graph.destinations(0) = {1, 1};
+  graph.destinations(2) = {2, 1, 2};
+  graph.sources(1) = {0, 2, 0};
+  graph.sources(2) = {2, 2};
+  ASSERT_EQ(graph.inconsistency(), "");
+  const Blocks send = {{bytes_of({10}), bytes_of({11})}, {}, {bytes_of({20}), bytes_of({21}), bytes_of({22})}};
+  const Blocks recv = {{}, {bytes_of({0}), bytes_of({0}), bytes_of({0})}, {bytes_of({0}), bytes_of({0})}};
+  const Blocks got = reference::exchange(graph, Collective::alltoall, send, recv);
+  EXPECT_EQ(got[1], (std::vector<Bytes>{bytes_of({10}), bytes_of({21}), bytes_of({11})}));
+  EXPECT_EQ(got[2], (std::vector<Bytes>{bytes_of({20}), bytes_of({22})}));
+  const Blocks gathered = reference::exchange(graph, Collective::allgather,
+                                              {{bytes_of({7})}, {bytes_of({8})}, {bytes_of({9})}}, recv);
+  EXPECT_EQ(gathered[1], (std::vector<Bytes>{bytes_of({7}), bytes_of({9}), bytes_of({7})}));
+  EXPECT_EQ(gathered[2], (std::vector<Bytes>{bytes_of({9}), bytes_of({9})}));
+}
+
+TEST(GraphReference, AbsentNeighborsLeaveBlocksAlone) {
+  Graph graph(2);
+  graph.destinations(0) = {no_process, 1};
+  graph.sources(1) = {no_process, 0};
+  const Blocks got = reference::exchange(graph, Collective::alltoall, {{bytes_of({1}), bytes_of({2})}, {}},
+                                         {{}, {bytes_of({5}), bytes_of({6})}});
+  EXPECT_EQ(got[1], (std::vector<Bytes>{bytes_of({5}), bytes_of({2})}));
+}
+
+TEST(GraphConsistency, FindsEveryKindOfMismatch) {
+  Graph missing(2);
+  missing.destinations(0) = {1};
+  EXPECT_NE(missing.inconsistency(), "");
+  Graph extra(2);
+  extra.sources(1) = {0};
+  EXPECT_NE(extra.inconsistency(), "");
+  Graph fewer_repeats(2);
+  fewer_repeats.destinations(0) = {1, 1};
+  fewer_repeats.sources(1) = {0};
+  EXPECT_NE(fewer_repeats.inconsistency(), "");
+  Graph out_of_range(2);
+  out_of_range.destinations(0) = {2};
+  EXPECT_NE(out_of_range.inconsistency(), "");
+  Graph self(1);
+  self.destinations(0) = {0, 0};
+  self.sources(0) = {0, 0};
+  EXPECT_EQ(self.inconsistency(), "");
+  EXPECT_EQ(self.edges(), 2u);
+}
+
+TEST(GraphConsistency, FromEdgesIsConsistentAndKeepsOrder) {
+  const std::vector<std::pair<int, int>> edges = {{0, 2}, {1, 2}, {0, 2}, {2, 2}};
+  const Graph graph = Graph::from_edges(3, edges);
+  EXPECT_EQ(graph.inconsistency(), "");
+  EXPECT_EQ(graph.destinations(0), (std::vector<int>{2, 2}));
+  EXPECT_EQ(graph.sources(2), (std::vector<int>{0, 1, 0, 2}));
+  const std::vector<std::pair<int, int>> outside = {{0, 3}};
+  EXPECT_THROW(Graph::from_edges(3, outside), Error);
+}
+
+// Plans every process with the trivial planner, runs the simulator and compares with the reference
+// model, which is itself checked against the receiver-side definition.
+::testing::AssertionResult proves_trivial_graph(const Graph& graph, Collective collective) {
+  std::vector<Schedule> schedules;
+  for (int rank = 0; rank < graph.size(); ++rank)
+    schedules.push_back(plan(Algorithm::named("trivial"), graph.view(rank), collective));
+  const auto [send, recv] = test::graph_blocks(graph, collective);
+  const Blocks expected = reference::exchange(graph, collective, send, recv);
+  if (auto ok = test::matches_graph_definition(graph, collective, recv, expected); !ok)
+    return ::testing::AssertionFailure() << "reference model: " << ok.message();
+  Blocks actual;
+  try {
+    actual = simulate(schedules, send, recv);
+  } catch (const ScheduleError& e) {
+    return ::testing::AssertionFailure() << "simulator rejects the schedules: " << e.what();
+  }
+  return test::same_blocks(actual, expected);
+}
+
+class RandomGraph : public ::testing::TestWithParam<Collective> {};
+
+TEST_P(RandomGraph, TrivialPlannerSmall) {
+  std::mt19937 rng(1234);
+  for (int trial = 0; trial < 300; ++trial) {
+    const test::GraphShape shape{1 + trial % 17, 1 + trial % 9, trial % 3 == 0};
+    const Graph graph = test::random_graph(rng, shape);
+    ASSERT_EQ(graph.inconsistency(), "") << "trial " << trial;
+    ASSERT_TRUE(proves_trivial_graph(graph, GetParam())) << "trial " << trial << ", p = " << shape.size;
+  }
+}
+
+TEST_P(RandomGraph, TrivialPlannerThousandsOfProcesses) {
+  std::mt19937 rng(99);
+  for (int size : {2048, 4099}) {
+    const Graph graph = test::random_graph(rng, {size, 12, size % 2 == 1});
+    ASSERT_TRUE(proves_trivial_graph(graph, GetParam())) << "p = " << size;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Collectives, RandomGraph, ::testing::Values(Collective::alltoall, Collective::allgather),
+                         [](const auto& test_info) {
+                           return std::string(test_info.param == Collective::allgather ? "allgather" : "alltoall");
+                         });
+
+// Only the cartesian/graph split a planner declares is served: combining has no graph planner.
+TEST(GraphPlanners, RegistryKnowsWhoServesGraphs) {
+  Graph graph(2);
+  graph.destinations(0) = {1};
+  graph.sources(1) = {0};
+  EXPECT_NO_THROW(plan(Algorithm::named("trivial"), graph.view(0), Collective::alltoall));
+  EXPECT_THROW(plan(Algorithm::named("combining"), graph.view(0), Collective::alltoall), Error);
+}
+
+// Blocks of the isomorphic contract the Cartesian planners rely on: send block j (offset j) has
+// 1 + j mod 3 bytes on every process, so receive block i, from R + e (sent on offset -e = i ^ 1),
+// has as many as send block i ^ 1.
+std::pair<Blocks, Blocks> cartesian_blocks(const Graph& graph, Collective collective) {
+  auto size = [collective](int j) { return collective == Collective::allgather ? 3u : 1u + static_cast<std::size_t>(j % 3); };
+  Blocks send(static_cast<std::size_t>(graph.size())), recv(send.size());
+  for (int rank = 0; rank < graph.size(); ++rank) {
+    const int out = collective == Collective::allgather ? 1 : static_cast<int>(graph.destinations(rank).size());
+    for (int j = 0; j < out; ++j) send[static_cast<std::size_t>(rank)].push_back(test::payload(rank, j, size(j)));
+    for (int i = 0; i < static_cast<int>(graph.sources(rank).size()); ++i)
+      recv[static_cast<std::size_t>(rank)].push_back(test::sentinel(rank, i, size(i ^ 1)));
+  }
+  return {send, recv};
+}
+
+// MPI_Cart_create's neighbor order (-e0, +e0, -e1, ... for sources and destinations alike) is a
+// Cartesian neighborhood whose receive blocks are renumbered 2k <-> 2k+1: the relabelled Cartesian
+// schedules must do exactly what the graph of that order means, borders (MPI_PROC_NULL) included.
+TEST(GraphPlanners, MpiCartesianOrderIsARelabelledCartesianSchedule) {
+  for (const bool periodic : {false, true}) {
+    const Grid grid({4, 3, 5}, std::vector<bool>(3, periodic));
+    const int d = 3;
+    const Offsets axes(d, neighborhoods::cartesian_axes(d));
+    std::vector<int> order(static_cast<std::size_t>(2 * d));
+    std::iota(order.begin(), order.end(), 0);
+    for (int& i : order) i ^= 1;
+    Graph graph(grid.size());
+    for (int rank = 0; rank < grid.size(); ++rank)
+      for (int i = 0; i < axes.count(); ++i) {
+        const auto to = grid.shift(grid.coords_of(rank), axes[i], +1);
+        graph.destinations(rank).push_back(to ? *to : no_process);
+        graph.sources(rank).push_back(to ? *to : no_process);
+      }
+    ASSERT_EQ(graph.inconsistency(), "");
+    for (const char* name : {"trivial", "combining", "torus"})
+      for (const Collective collective : {Collective::alltoall, Collective::allgather}) {
+        std::vector<Schedule> schedules;
+        for (int rank = 0; rank < grid.size(); ++rank) {
+          const std::vector<int> coords = grid.coords_of(rank);
+          schedules.push_back(relabel_receives(plan(Algorithm::named(name), {grid, axes, coords}, collective), order));
+        }
+        const auto [send, recv] = cartesian_blocks(graph, collective);
+        const Blocks expected = reference::exchange(graph, collective, send, recv);
+        ASSERT_TRUE(test::matches_graph_definition(graph, collective, recv, expected));
+        EXPECT_TRUE(test::same_blocks(simulate(schedules, send, recv), expected))
+            << name << (periodic ? " periodic" : " mesh");
+      }
+  }
+}
+
+}  // namespace
+}  // namespace cartcoll
