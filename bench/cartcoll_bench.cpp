@@ -22,6 +22,7 @@ constexpr const char* csv_header =
     "ratio_to_mpi_neighbor,messages_per_call,bytes_per_call,mpi_library,mpi_version,transport,pinning,"
     "reps_kept,reps_total";
 
+// t: the offsets of a Cartesian neighborhood; on a graph, the edges per process (rounded).
 struct Context {
   const Options& options;
   int t, p, rank;
@@ -38,7 +39,7 @@ struct Result {
 // Rows of PMPI-invisible MPI collectives get the direct pattern's count: one message per neighbor.
 Traffic traffic_of(const std::string& impl, const Run& run, const Workload& work) {
   Traffic traffic = count_traffic(run);
-  if (is_mpi_collective(impl) && traffic.messages == 0) traffic = {work.t, work.direct_bytes()};
+  if (is_mpi_collective(impl) && traffic.messages == 0) traffic = {work.destinations, work.direct_bytes()};
   return traffic;
 }
 
@@ -58,7 +59,7 @@ void print_row(const Context& c, const Result& r, int m, double ratio) {
 
 // All implementations at one block size, interleaved.
 void run_size(const Context& c, const Communicators& comms, int m, bool first) {
-  Workload work(c.options, c.t, m);
+  Workload work(c.options, comms.sources(), comms.destinations(), m);
   Implementations implementations(comms, work);
   std::vector<std::string> names;
   std::vector<Run> runs;
@@ -89,14 +90,16 @@ void run_collectives(const Options& options) {
   int p = 0, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  std::vector<int> dims(static_cast<std::size_t>(options.d), 0);
-  MPI_Dims_create(p, options.d, dims.data());
-  const Communicators comms(options, dims);
-  const Context c{options, static_cast<int>(options.offsets.size()) / options.d, p, rank, mpi_library(),
-                  mpi_version(), rank == 0 ? open_csv(options.csv, csv_header) : nullptr};
+  const Communicators comms(options);
+  const int t = options.graph ? static_cast<int>((options.graph->edges.size() + static_cast<std::size_t>(p) / 2) /
+                                                 static_cast<std::size_t>(p))
+                              : static_cast<int>(options.offsets.size()) / options.d;
+  const Context c{options, t, p, rank, mpi_library(), mpi_version(),
+                  rank == 0 ? open_csv(options.csv, csv_header) : nullptr};
   if (rank == 0) {
-    std::printf("%s, %s (%d-D, %d offsets), %d processes, %s elements, size rule %s; %d repetitions after %d "
-                "warm-up; %s\n", options.op.c_str(), options.neighborhood.c_str(), options.d, c.t, p,
+    std::printf("%s, %s (%d-D, %d %s), %d processes, %s elements, size rule %s; %d repetitions after %d "
+                "warm-up; %s\n", options.op.c_str(), options.neighborhood.c_str(), options.d, c.t,
+                options.graph ? "edges per process" : "offsets", p,
                 options.type_name.c_str(), rule_name(options.rule).c_str(), options.reps, options.warmup,
                 c.library.c_str());
     std::printf("%-26s %8s %11s %11s %11s %7s %6s %10s %7s\n", "implementation", "m", "median us", "min us",

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "cartcoll/graph.hpp"
+#include "cartcoll/neighbor.h"
 #include "cartcoll/plan.hpp"
 #include "cartcoll/topology.hpp"
 #include "util/neighborhoods.hpp"
@@ -14,12 +16,66 @@
 #endif
 
 namespace bench {
+
+using AlltoallInit = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm, MPI_Info,
+                             MPI_Request*);
+using AlltoallvInit = int (*)(const void*, const int*, const int*, MPI_Datatype, void*, const int*, const int*,
+                              MPI_Datatype, MPI_Comm, MPI_Info, MPI_Request*);
+using AlltoallwInit = int (*)(const void*, const int*, const MPI_Aint*, const MPI_Datatype*, void*, const int*,
+                              const MPI_Aint*, const MPI_Datatype*, MPI_Comm, MPI_Info, MPI_Request*);
+using AllgathervInit = int (*)(const void*, int, MPI_Datatype, void*, const int*, const int*, MPI_Datatype,
+                               MPI_Comm, MPI_Info, MPI_Request*);
+
+struct NeighborCalls {
+  decltype(&MPI_Neighbor_alltoall) alltoall;
+  decltype(&MPI_Neighbor_alltoallv) alltoallv;
+  decltype(&MPI_Neighbor_alltoallw) alltoallw;
+  decltype(&MPI_Neighbor_allgather) allgather;
+  decltype(&MPI_Neighbor_allgatherv) allgatherv;
+  decltype(&MPI_Ineighbor_alltoall) ialltoall;
+  decltype(&MPI_Ineighbor_alltoallv) ialltoallv;
+  decltype(&MPI_Ineighbor_alltoallw) ialltoallw;
+  decltype(&MPI_Ineighbor_allgather) iallgather;
+  decltype(&MPI_Ineighbor_allgatherv) iallgatherv;
+  AlltoallInit alltoall_init;  // nullptr where this MPI has no persistent neighborhood collectives
+  AlltoallvInit alltoallv_init;
+  AlltoallwInit alltoallw_init;
+  AlltoallInit allgather_init;
+  AllgathervInit allgatherv_init;
+  decltype(&MPI_Start) start;
+  decltype(&MPI_Wait) wait;
+  decltype(&MPI_Request_free) request_free;
+};
+
 namespace {
 
-MPI_Comm make_cart(const Options& options, const std::vector<int>& dims, const std::string& algorithm) {
+#ifdef NEIGHBOR_INIT
+#define MPI_INITS NEIGHBOR_INIT(alltoall), NEIGHBOR_INIT(alltoallv), NEIGHBOR_INIT(alltoallw), \
+                  NEIGHBOR_INIT(allgather), NEIGHBOR_INIT(allgatherv)
+#else
+#define MPI_INITS nullptr, nullptr, nullptr, nullptr, nullptr
+#endif
+
+const NeighborCalls mpi_calls{MPI_Neighbor_alltoall, MPI_Neighbor_alltoallv, MPI_Neighbor_alltoallw,
+                              MPI_Neighbor_allgather, MPI_Neighbor_allgatherv, MPI_Ineighbor_alltoall,
+                              MPI_Ineighbor_alltoallv, MPI_Ineighbor_alltoallw, MPI_Ineighbor_allgather,
+                              MPI_Ineighbor_allgatherv, MPI_INITS, MPI_Start, MPI_Wait, MPI_Request_free};
+const NeighborCalls cc_calls{CC_Neighbor_alltoall, CC_Neighbor_alltoallv, CC_Neighbor_alltoallw,
+                             CC_Neighbor_allgather, CC_Neighbor_allgatherv, CC_Ineighbor_alltoall,
+                             CC_Ineighbor_alltoallv, CC_Ineighbor_alltoallw, CC_Ineighbor_allgather,
+                             CC_Ineighbor_allgatherv, CC_Neighbor_alltoall_init, CC_Neighbor_alltoallv_init,
+                             CC_Neighbor_alltoallw_init, CC_Neighbor_allgather_init, CC_Neighbor_allgatherv_init,
+                             CC_Start, CC_Wait, CC_Request_free};
+
+MPI_Info algorithm_info(const std::string& algorithm) {
   MPI_Info info;
   MPI_Info_create(&info);
   MPI_Info_set(info, "cartcoll_algorithm", algorithm.c_str());
+  return info;
+}
+
+MPI_Comm make_cart(const Options& options, const std::vector<int>& dims, const std::string& algorithm) {
+  MPI_Info info = algorithm_info(algorithm);
   const std::vector<int> periods(dims.size(), 1);
   MPI_Comm cart = MPI_COMM_NULL;
   Cart_neighborhood_create(MPI_COMM_WORLD, options.d, dims.data(), periods.data(),
@@ -29,206 +85,241 @@ MPI_Comm make_cart(const Options& options, const std::vector<int>& dims, const s
   return cart;
 }
 
-cartcoll::Schedule combining_plan(const Options& options, const std::vector<int>& dims, cartcoll::Collective c) {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  const cartcoll::Grid grid(dims, std::vector<bool>(dims.size(), true));
-  const cartcoll::Offsets offsets(options.d, options.offsets);
-  const std::vector<int> coords = grid.coords_of(rank);
-  return cartcoll::plan(cartcoll::Algorithm::named("combining"), {grid, offsets, coords}, c);
+MPI_Comm make_graph(const cartcoll::Graph& graph, int rank, const std::string& algorithm) {
+  MPI_Info info = algorithm_info(algorithm);
+  const std::vector<int>& in = graph.sources(rank);
+  const std::vector<int>& out = graph.destinations(rank);
+  MPI_Comm comm = MPI_COMM_NULL;
+  CC_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
+                                static_cast<int>(out.size()), out.data(), MPI_UNWEIGHTED, info, 0, &comm);
+  MPI_Info_free(&info);
+  return comm;
 }
 
 }  // namespace
 
-Communicators::Communicators(const Options& options, const std::vector<int>& dims) {
-  for (const cartcoll::PlannerEntry& planner : cartcoll::planners()) {
-    const std::string algorithm(planner.name);
-    carts_[algorithm] = make_cart(options, dims, algorithm);
+Communicators::Communicators(const Options& options) {
+  int rank = 0, p = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &p);
+  std::vector<int> sources, targets;
+  if (options.graph) {
+    const cartcoll::Graph graph = cartcoll::Graph::from_edges(options.graph->size, options.graph->edges);
+    for (const cartcoll::PlannerEntry& planner : cartcoll::planners())
+      if (planner.serves(cartcoll::NeighborhoodKind::graph))
+        library_[std::string(planner.name)] = make_graph(graph, rank, std::string(planner.name));
+    library_["auto"] = make_graph(graph, rank, "auto");
+    sources = graph.sources(rank);
+    targets = graph.destinations(rank);
+    alltoall_plan_ = cartcoll::plan(cartcoll::Algorithm::named("trivial"), graph.view(rank), cartcoll::Collective::alltoall);
+    gather_plan_ = cartcoll::plan(cartcoll::Algorithm::named("trivial"), graph.view(rank), cartcoll::Collective::allgather);
+  } else {
+    std::vector<int> dims(static_cast<std::size_t>(options.d), 0);
+    MPI_Dims_create(p, options.d, dims.data());
+    for (const cartcoll::PlannerEntry& planner : cartcoll::planners())
+      library_[std::string(planner.name)] = make_cart(options, dims, std::string(planner.name));
+    library_["auto"] = make_cart(options, dims, "auto");
+    const int t = static_cast<int>(options.offsets.size()) / options.d;
+    sources.resize(static_cast<std::size_t>(t));
+    targets.resize(sources.size());
+    Cart_neighbor_get(library_.at("trivial"), t, sources.data(), MPI_UNWEIGHTED, t, targets.data(), MPI_UNWEIGHTED);
+    if (options.offsets == cartcoll::neighborhoods::cartesian_axes(options.d)) {
+      const std::vector<int> periods(dims.size(), 1);
+      MPI_Cart_create(MPI_COMM_WORLD, options.d, dims.data(), periods.data(), 0, &mpi_cart_);
+    }
+    const cartcoll::Grid grid(dims, std::vector<bool>(dims.size(), true));
+    const cartcoll::Offsets offsets(options.d, options.offsets);
+    const std::vector<int> coords = grid.coords_of(rank);
+    for (auto [plan, collective] : {std::pair{&alltoall_plan_, cartcoll::Collective::alltoall},
+                                    std::pair{&gather_plan_, cartcoll::Collective::allgather}})
+      *plan = cartcoll::plan(cartcoll::Algorithm::named("combining"), {grid, offsets, coords}, collective);
   }
-  carts_["auto"] = make_cart(options, dims, "auto");
-  const int t = static_cast<int>(options.offsets.size()) / options.d;
-  std::vector<int> sources(static_cast<std::size_t>(t)), targets(sources.size());
-  Cart_neighbor_get(carts_.at("trivial"), t, sources.data(), MPI_UNWEIGHTED, t, targets.data(), MPI_UNWEIGHTED);
-  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, t, sources.data(), MPI_UNWEIGHTED, t, targets.data(),
-                                 MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_);
-  if (options.offsets == cartcoll::neighborhoods::cartesian_axes(options.d)) {
-    const std::vector<int> periods(dims.size(), 1);
-    MPI_Cart_create(MPI_COMM_WORLD, options.d, dims.data(), periods.data(), 0, &mpi_cart_);
-  }
+  sources_ = static_cast<int>(sources.size());
+  destinations_ = static_cast<int>(targets.size());
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, sources_, sources.data(), MPI_UNWEIGHTED, destinations_,
+                                 targets.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_);
   MPI_Comm_dup(MPI_COMM_WORLD, &world_);
-  alltoall_plan_ = combining_plan(options, dims, cartcoll::Collective::alltoall);
-  gather_plan_ = combining_plan(options, dims, cartcoll::Collective::allgather);
 }
 
 Communicators::~Communicators() {
-  for (auto& [name, cart] : carts_) MPI_Comm_free(&cart);
+  for (auto& [name, comm] : library_) MPI_Comm_free(&comm);
   MPI_Comm_free(&graph_);
   if (mpi_cart_ != MPI_COMM_NULL) MPI_Comm_free(&mpi_cart_);
   MPI_Comm_free(&world_);
 }
 
-Implementations::~Implementations() {
-  for (auto& request : cart_requests_) Cart_request_free(request.get());
-  for (auto& request : mpi_requests_)
-    if (*request != MPI_REQUEST_NULL) MPI_Request_free(request.get());
+MPI_Comm Communicators::library(const std::string& algorithm) const {
+  const auto found = library_.find(algorithm);
+  return found == library_.end() ? MPI_COMM_NULL : found->second;
 }
 
+Implementations::~Implementations() {
+  for (auto& request : cart_requests_) Cart_request_free(request.get());
+  for (auto& [calls, request] : requests_)
+    if (*request != MPI_REQUEST_NULL) calls->request_free(request.get());
+}
+
+// cart-ALGORITHM[-persistent] (Cart_* on Cartesian neighborhoods), cc-ALGORITHM[-persistent] (CC_* on
+// graphs), mpi-* (MPI's own), ideal.
 std::optional<Run> Implementations::make(const std::string& impl, std::string& why) {
   if (impl == "ideal") return ideal();
-  if (impl == "mpi-neighbor") return mpi_blocking(comms_.graph());
-  if (impl == "mpi-ineighbor") return mpi_nonblocking(comms_.graph());
-  if (impl == "mpi-neighbor-persistent") return mpi_persistent(comms_.graph(), why);
+  if (impl == "mpi-neighbor") return neighbor_blocking(mpi_calls, comms_.graph());
+  if (impl == "mpi-ineighbor") return neighbor_nonblocking(mpi_calls, comms_.graph());
+  if (impl == "mpi-neighbor-persistent") return neighbor_persistent(mpi_calls, comms_.graph(), why);
   if (impl == "mpi-cart-neighbor") {
-    if (comms_.mpi_cart() != MPI_COMM_NULL) return mpi_blocking(comms_.mpi_cart());
+    if (comms_.mpi_cart() != MPI_COMM_NULL) return neighbor_blocking(mpi_calls, comms_.mpi_cart());
     why = "only for --axes D, the neighborhood of MPI's Cartesian topology";
     return std::nullopt;
   }
   const bool persistent = impl.ends_with("-persistent");
-  const std::string algorithm = impl.substr(5, impl.size() - 5 - (persistent ? 11 : 0));
-  const MPI_Comm cart = comms_.cart(algorithm);
-  return persistent ? cart_persistent(cart) : cart_blocking(cart);
+  const bool graph_face = impl.starts_with("cc-");
+  const std::size_t prefix = graph_face ? 3 : 5;
+  const std::string algorithm = impl.substr(prefix, impl.size() - prefix - (persistent ? 11 : 0));
+  const MPI_Comm comm = comms_.library(algorithm);
+  if (comm == MPI_COMM_NULL) {
+    why = "no " + algorithm + " planner for this kind of neighborhood";
+    return std::nullopt;
+  }
+  if (graph_face) return persistent ? neighbor_persistent(cc_calls, comm, why) : neighbor_blocking(cc_calls, comm);
+  return persistent ? cart_persistent(comm) : cart_blocking(comm);
 }
 
 Run Implementations::cart_blocking(MPI_Comm c) {
   Workload& w = work_;
-  const void* s = w.send.data();
-  void* r = w.recv.data();
+  const void* s = w.send.bytes.data();
+  void* r = w.recv.bytes.data();
   const MPI_Datatype y = w.type;
+  const BlockSide &S = w.send, &R = w.recv;
   if (w.op == "alltoall") return [&w, s, r, y, c] { Cart_alltoall(s, w.m, y, r, w.m, y, c); };
   if (w.op == "alltoallv")
-    return [&w, s, r, y, c] {
-      Cart_alltoallv(s, w.counts.data(), w.displs.data(), y, r, w.counts.data(), w.displs.data(), y, c);
+    return [&S, &R, s, r, y, c] {
+      Cart_alltoallv(s, S.counts.data(), S.displs.data(), y, r, R.counts.data(), R.displs.data(), y, c);
     };
   if (w.op == "alltoallw")
-    return [&w, s, r, c] {
-      Cart_alltoallw(s, w.ones.data(), w.byte_displs.data(), w.block_types.data(), r, w.ones.data(),
-                     w.byte_displs.data(), w.block_types.data(), c);
+    return [&S, &R, s, r, c] {
+      Cart_alltoallw(s, S.ones.data(), S.byte_displs.data(), S.types.data(), r, R.ones.data(),
+                     R.byte_displs.data(), R.types.data(), c);
     };
   if (w.op == "allgather") return [&w, s, r, y, c] { Cart_allgather(s, w.m, y, r, w.m, y, c); };
   if (w.op == "allgatherv")
-    return [&w, s, r, y, c] { Cart_allgatherv(s, w.m, y, r, w.counts.data(), w.displs.data(), y, c); };
-  return [&w, s, r, y, c] {
-    Cart_allgatherw(s, w.m, y, r, w.ones.data(), w.byte_displs.data(), w.block_types.data(), c);
+    return [&w, &R, s, r, y, c] { Cart_allgatherv(s, w.m, y, r, R.counts.data(), R.displs.data(), y, c); };
+  return [&w, &R, s, r, y, c] {
+    Cart_allgatherw(s, w.m, y, r, R.ones.data(), R.byte_displs.data(), R.types.data(), c);
   };
 }
 
 Run Implementations::cart_persistent(MPI_Comm c) {
   Workload& w = work_;
-  const void* s = w.send.data();
-  void* r = w.recv.data();
+  const void* s = w.send.bytes.data();
+  void* r = w.recv.bytes.data();
   const MPI_Datatype y = w.type;
+  const BlockSide &S = w.send, &R = w.recv;
   Cart_request* q = cart_requests_.emplace_back(std::make_unique<Cart_request>(CART_REQUEST_NULL)).get();
   const MPI_Info i = MPI_INFO_NULL;
   if (w.op == "alltoall") Cart_alltoall_init(s, w.m, y, r, w.m, y, c, i, q);
   else if (w.op == "alltoallv")
-    Cart_alltoallv_init(s, w.counts.data(), w.displs.data(), y, r, w.counts.data(), w.displs.data(), y, c, i, q);
+    Cart_alltoallv_init(s, S.counts.data(), S.displs.data(), y, r, R.counts.data(), R.displs.data(), y, c, i, q);
   else if (w.op == "alltoallw")
-    Cart_alltoallw_init(s, w.ones.data(), w.byte_displs.data(), w.block_types.data(), r, w.ones.data(),
-                        w.byte_displs.data(), w.block_types.data(), c, i, q);
+    Cart_alltoallw_init(s, S.ones.data(), S.byte_displs.data(), S.types.data(), r, R.ones.data(),
+                        R.byte_displs.data(), R.types.data(), c, i, q);
   else if (w.op == "allgather") Cart_allgather_init(s, w.m, y, r, w.m, y, c, i, q);
-  else if (w.op == "allgatherv") Cart_allgatherv_init(s, w.m, y, r, w.counts.data(), w.displs.data(), y, c, i, q);
-  else Cart_allgatherw_init(s, w.m, y, r, w.ones.data(), w.byte_displs.data(), w.block_types.data(), c, i, q);
+  else if (w.op == "allgatherv") Cart_allgatherv_init(s, w.m, y, r, R.counts.data(), R.displs.data(), y, c, i, q);
+  else Cart_allgatherw_init(s, w.m, y, r, R.ones.data(), R.byte_displs.data(), R.types.data(), c, i, q);
   return [q] {
     Cart_start(q);
     Cart_wait(q);
   };
 }
 
-// MPI has no neighbor allgatherw: it is MPI_Neighbor_alltoallw sending the one block to every neighbor.
-Run Implementations::mpi_blocking(MPI_Comm c) {
+// MPI has no neighbor allgatherw: it is alltoallw sending the one block to every neighbor.
+Run Implementations::neighbor_blocking(const NeighborCalls& f, MPI_Comm c) {
   Workload& w = work_;
-  const void* s = w.send.data();
-  void* r = w.recv.data();
+  const void* s = w.send.bytes.data();
+  void* r = w.recv.bytes.data();
   const MPI_Datatype y = w.type;
-  if (w.op == "alltoall") return [&w, s, r, y, c] { MPI_Neighbor_alltoall(s, w.m, y, r, w.m, y, c); };
+  const BlockSide &S = w.send, &R = w.recv;
+  if (w.op == "alltoall") return [&f, &w, s, r, y, c] { f.alltoall(s, w.m, y, r, w.m, y, c); };
   if (w.op == "alltoallv")
-    return [&w, s, r, y, c] {
-      MPI_Neighbor_alltoallv(s, w.counts.data(), w.displs.data(), y, r, w.counts.data(), w.displs.data(), y, c);
+    return [&f, &S, &R, s, r, y, c] {
+      f.alltoallv(s, S.counts.data(), S.displs.data(), y, r, R.counts.data(), R.displs.data(), y, c);
     };
   if (w.op == "alltoallw")
-    return [&w, s, r, c] {
-      MPI_Neighbor_alltoallw(s, w.ones.data(), w.byte_displs.data(), w.block_types.data(), r, w.ones.data(),
-                             w.byte_displs.data(), w.block_types.data(), c);
+    return [&f, &S, &R, s, r, c] {
+      f.alltoallw(s, S.ones.data(), S.byte_displs.data(), S.types.data(), r, R.ones.data(), R.byte_displs.data(),
+                  R.types.data(), c);
     };
-  if (w.op == "allgather") return [&w, s, r, y, c] { MPI_Neighbor_allgather(s, w.m, y, r, w.m, y, c); };
+  if (w.op == "allgather") return [&f, &w, s, r, y, c] { f.allgather(s, w.m, y, r, w.m, y, c); };
   if (w.op == "allgatherv")
-    return [&w, s, r, y, c] { MPI_Neighbor_allgatherv(s, w.m, y, r, w.counts.data(), w.displs.data(), y, c); };
-  return [&w, s, r, c] {
-    MPI_Neighbor_alltoallw(s, w.ones.data(), w.zero_displs.data(), w.block_types.data(), r, w.ones.data(),
-                           w.byte_displs.data(), w.block_types.data(), c);
+    return [&f, &w, &R, s, r, y, c] { f.allgatherv(s, w.m, y, r, R.counts.data(), R.displs.data(), y, c); };
+  return [&f, &w, &R, s, r, c] {
+    f.alltoallw(s, w.gather_ones.data(), w.gather_displs.data(), w.gather_types.data(), r, R.ones.data(),
+                R.byte_displs.data(), R.types.data(), c);
   };
 }
 
-Run Implementations::mpi_nonblocking(MPI_Comm c) {
+Run Implementations::neighbor_nonblocking(const NeighborCalls& f, MPI_Comm c) {
   Workload& w = work_;
-  const void* s = w.send.data();
-  void* r = w.recv.data();
+  const void* s = w.send.bytes.data();
+  void* r = w.recv.bytes.data();
   const MPI_Datatype y = w.type;
-  MPI_Request* q = mpi_requests_.emplace_back(std::make_unique<MPI_Request>(MPI_REQUEST_NULL)).get();
+  const BlockSide &S = w.send, &R = w.recv;
+  MPI_Request* q = requests_.emplace_back(&f, std::make_unique<MPI_Request>(MPI_REQUEST_NULL)).second.get();
   std::function<void()> start;
-  if (w.op == "alltoall") start = [&w, s, r, y, c, q] { MPI_Ineighbor_alltoall(s, w.m, y, r, w.m, y, c, q); };
+  if (w.op == "alltoall") start = [&f, &w, s, r, y, c, q] { f.ialltoall(s, w.m, y, r, w.m, y, c, q); };
   else if (w.op == "alltoallv")
-    start = [&w, s, r, y, c, q] {
-      MPI_Ineighbor_alltoallv(s, w.counts.data(), w.displs.data(), y, r, w.counts.data(), w.displs.data(), y, c,
-                              q);
+    start = [&f, &S, &R, s, r, y, c, q] {
+      f.ialltoallv(s, S.counts.data(), S.displs.data(), y, r, R.counts.data(), R.displs.data(), y, c, q);
     };
   else if (w.op == "alltoallw")
-    start = [&w, s, r, c, q] {
-      MPI_Ineighbor_alltoallw(s, w.ones.data(), w.byte_displs.data(), w.block_types.data(), r, w.ones.data(),
-                              w.byte_displs.data(), w.block_types.data(), c, q);
+    start = [&f, &S, &R, s, r, c, q] {
+      f.ialltoallw(s, S.ones.data(), S.byte_displs.data(), S.types.data(), r, R.ones.data(), R.byte_displs.data(),
+                   R.types.data(), c, q);
     };
-  else if (w.op == "allgather")
-    start = [&w, s, r, y, c, q] { MPI_Ineighbor_allgather(s, w.m, y, r, w.m, y, c, q); };
+  else if (w.op == "allgather") start = [&f, &w, s, r, y, c, q] { f.iallgather(s, w.m, y, r, w.m, y, c, q); };
   else if (w.op == "allgatherv")
-    start = [&w, s, r, y, c, q] {
-      MPI_Ineighbor_allgatherv(s, w.m, y, r, w.counts.data(), w.displs.data(), y, c, q);
-    };
+    start = [&f, &w, &R, s, r, y, c, q] { f.iallgatherv(s, w.m, y, r, R.counts.data(), R.displs.data(), y, c, q); };
   else
-    start = [&w, s, r, c, q] {
-      MPI_Ineighbor_alltoallw(s, w.ones.data(), w.zero_displs.data(), w.block_types.data(), r, w.ones.data(),
-                              w.byte_displs.data(), w.block_types.data(), c, q);
+    start = [&f, &w, &R, s, r, c, q] {
+      f.ialltoallw(s, w.gather_ones.data(), w.gather_displs.data(), w.gather_types.data(), r, R.ones.data(),
+                   R.byte_displs.data(), R.types.data(), c, q);
     };
-  return [start, q] {
+  return [start, &f, q] {
     start();
-    MPI_Wait(q, MPI_STATUS_IGNORE);
+    f.wait(q, MPI_STATUS_IGNORE);
   };
 }
 
-std::optional<Run> Implementations::mpi_persistent(MPI_Comm c, std::string& why) {
-#ifdef NEIGHBOR_INIT
-  (void)why;
+std::optional<Run> Implementations::neighbor_persistent(const NeighborCalls& f, MPI_Comm c, std::string& why) {
+  if (f.alltoall_init == nullptr) {
+    why = "this MPI has neither MPI_Neighbor_alltoall_init nor MPIX_Neighbor_alltoall_init";
+    return std::nullopt;
+  }
   Workload& w = work_;
-  const void* s = w.send.data();
-  void* r = w.recv.data();
+  const void* s = w.send.bytes.data();
+  void* r = w.recv.bytes.data();
   const MPI_Datatype y = w.type;
+  const BlockSide &S = w.send, &R = w.recv;
   const MPI_Info i = MPI_INFO_NULL;
-  MPI_Request* q = mpi_requests_.emplace_back(std::make_unique<MPI_Request>(MPI_REQUEST_NULL)).get();
-  if (w.op == "alltoall") NEIGHBOR_INIT(alltoall)(s, w.m, y, r, w.m, y, c, i, q);
+  MPI_Request* q = requests_.emplace_back(&f, std::make_unique<MPI_Request>(MPI_REQUEST_NULL)).second.get();
+  if (w.op == "alltoall") f.alltoall_init(s, w.m, y, r, w.m, y, c, i, q);
   else if (w.op == "alltoallv")
-    NEIGHBOR_INIT(alltoallv)(s, w.counts.data(), w.displs.data(), y, r, w.counts.data(), w.displs.data(), y, c, i,
-                             q);
+    f.alltoallv_init(s, S.counts.data(), S.displs.data(), y, r, R.counts.data(), R.displs.data(), y, c, i, q);
   else if (w.op == "alltoallw")
-    NEIGHBOR_INIT(alltoallw)(s, w.ones.data(), w.byte_displs.data(), w.block_types.data(), r, w.ones.data(),
-                             w.byte_displs.data(), w.block_types.data(), c, i, q);
-  else if (w.op == "allgather") NEIGHBOR_INIT(allgather)(s, w.m, y, r, w.m, y, c, i, q);
-  else if (w.op == "allgatherv")
-    NEIGHBOR_INIT(allgatherv)(s, w.m, y, r, w.counts.data(), w.displs.data(), y, c, i, q);
+    f.alltoallw_init(s, S.ones.data(), S.byte_displs.data(), S.types.data(), r, R.ones.data(), R.byte_displs.data(),
+                     R.types.data(), c, i, q);
+  else if (w.op == "allgather") f.allgather_init(s, w.m, y, r, w.m, y, c, i, q);
+  else if (w.op == "allgatherv") f.allgatherv_init(s, w.m, y, r, R.counts.data(), R.displs.data(), y, c, i, q);
   else
-    NEIGHBOR_INIT(alltoallw)(s, w.ones.data(), w.zero_displs.data(), w.block_types.data(), r, w.ones.data(),
-                             w.byte_displs.data(), w.block_types.data(), c, i, q);
-  return Run([q] {
-    MPI_Start(q);
-    MPI_Wait(q, MPI_STATUS_IGNORE);
+    f.alltoallw_init(s, w.gather_ones.data(), w.gather_displs.data(), w.gather_types.data(), r, R.ones.data(),
+                     R.byte_displs.data(), R.types.data(), c, i, q);
+  return Run([&f, q] {
+    f.start(q);
+    f.wait(q, MPI_STATUS_IGNORE);
   });
-#else
-  (void)c;
-  why = "this MPI has neither MPI_Neighbor_alltoall_init nor MPIX_Neighbor_alltoall_init";
-  return std::nullopt;
-#endif
 }
 
-// The combining schedule's messages as plain Irecv/Isend of contiguous buffers of the messages' byte
-// counts, phase by phase, in the schedule's order (so the k-th message between two processes meets
+// The ideal schedule's messages (combining on a Cartesian neighborhood, trivial on a graph) as plain
+// Irecv/Isend of contiguous buffers of the messages' byte counts, phase by phase, in the schedule's order (so the k-th message between two processes meets
 // the k-th, as in the executor); no datatypes, no forwarding, no local copies; the payload is not
 // meaningful.
 Run Implementations::ideal() {
@@ -237,7 +328,7 @@ Run Implementations::ideal() {
     int bytes;
     char* buffer;
   };
-  const cartcoll::Schedule& schedule = comms_.combining_schedule(work_.gather());
+  const cartcoll::Schedule& schedule = comms_.ideal_schedule(work_.gather());
   auto bytes_of = [this, &schedule](const cartcoll::Message& message) {
     long long bytes = 0;
     for (const cartcoll::BlockRef& ref : message.blocks) {

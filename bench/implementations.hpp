@@ -18,25 +18,34 @@ namespace bench {
 
 using Run = std::function<void()>;
 
-// The communicators every block size shares.
+// The communicators every block size shares. On a Cartesian neighborhood: one Cart_neighborhood_create
+// communicator per algorithm and MPI's graph of the same neighborhood; on a graph: one
+// CC_Dist_graph_create_adjacent communicator per algorithm serving graphs and MPI's own.
 class Communicators {
  public:
-  Communicators(const Options& options, const std::vector<int>& dims);
+  explicit Communicators(const Options& options);
   ~Communicators();
   Communicators(const Communicators&) = delete;
   Communicators& operator=(const Communicators&) = delete;
 
-  MPI_Comm cart(const std::string& algorithm) const { return carts_.at(algorithm); }
+  MPI_Comm library(const std::string& algorithm) const;  // nullptr-free: MPI_COMM_NULL if there is none
   MPI_Comm graph() const { return graph_; }
   MPI_Comm mpi_cart() const { return mpi_cart_; }
   MPI_Comm world() const { return world_; }
-  const cartcoll::Schedule& combining_schedule(bool gather) const { return gather ? gather_plan_ : alltoall_plan_; }
+  int sources() const { return sources_; }
+  int destinations() const { return destinations_; }
+  // What `ideal` sends: the combining schedule on a Cartesian neighborhood, the trivial one on a graph.
+  const cartcoll::Schedule& ideal_schedule(bool gather) const { return gather ? gather_plan_ : alltoall_plan_; }
 
  private:
-  std::map<std::string, MPI_Comm> carts_;  // one per algorithm, forced by the cartcoll_algorithm info key
+  std::map<std::string, MPI_Comm> library_;  // one per algorithm, forced by the cartcoll_algorithm info key
   MPI_Comm graph_ = MPI_COMM_NULL, mpi_cart_ = MPI_COMM_NULL, world_ = MPI_COMM_NULL;
+  int sources_ = 0, destinations_ = 0;
   cartcoll::Schedule alltoall_plan_, gather_plan_;
 };
+
+// MPI_Neighbor_* or CC_Neighbor_*: the same signatures, so one set of run makers serves both.
+struct NeighborCalls;
 
 // Makes the runs for one workload and owns their requests and buffers.
 class Implementations {
@@ -52,15 +61,15 @@ class Implementations {
  private:
   Run cart_blocking(MPI_Comm cart);
   Run cart_persistent(MPI_Comm cart);
-  Run mpi_blocking(MPI_Comm comm);
-  Run mpi_nonblocking(MPI_Comm comm);
-  std::optional<Run> mpi_persistent(MPI_Comm comm, std::string& why);
+  Run neighbor_blocking(const NeighborCalls& calls, MPI_Comm comm);
+  Run neighbor_nonblocking(const NeighborCalls& calls, MPI_Comm comm);
+  std::optional<Run> neighbor_persistent(const NeighborCalls& calls, MPI_Comm comm, std::string& why);
   Run ideal();
 
   const Communicators& comms_;
   Workload& work_;
   std::vector<std::unique_ptr<Cart_request>> cart_requests_;
-  std::vector<std::unique_ptr<MPI_Request>> mpi_requests_;
+  std::vector<std::pair<const NeighborCalls*, std::unique_ptr<MPI_Request>>> requests_;
   std::vector<std::unique_ptr<std::vector<char>>> ideal_buffers_;
 };
 

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "util/cli.hpp"
+#include "util/graphs.hpp"
 #include "util/neighborhoods.hpp"
 
 namespace bench {
@@ -17,12 +18,14 @@ namespace {
   if (rank == 0) {
     if (problem) std::fprintf(stderr, "cartcoll-bench: %s\n", problem);
     std::fprintf(stderr,
-        "usage: cartcoll-bench [--op OP] NEIGHBORHOOD [--sizes 1,10,100] [--type int|double|char]\n"
+        "usage: cartcoll-bench [--op OP] (NEIGHBORHOOD | GRAPH) [--sizes 1,10,100] [--type int|double|char]\n"
         "                      [--size-rule uniform|000|002] [--impl IMPL,...] [--reps N] [--warmup N]\n"
         "                      [--csv FILE] [--transport LABEL] [--pinning LABEL]\n"
         "       cartcoll-bench --setup (--moore D R | --setup-grid) [--reps N] [--csv FILE]\n"
         "OP: alltoall alltoallv alltoallw allgather allgatherv allgatherw\n"
         "NEIGHBORHOOD (periodic grid from MPI_Dims_create; default --moore 3 1):\n"
+        "%s"
+        "GRAPH (P must be the number of processes; every process draws the same graph):\n"
         "%s"
         "--sizes: elements per block (the rule's m); --size-rule 000: block i has m^(d-z_i) elements,\n"
         "  z_i = non-zero coordinates of offset i; 002: m^(d-||C_i||_1), at least 1 (alltoallv/w only;\n"
@@ -31,6 +34,9 @@ namespace {
         "  mpi-ineighbor, mpi-neighbor-persistent, mpi-cart-neighbor (only for --axes D, MPI's Cartesian\n"
         "  neighborhood), ideal (the combining schedule as plain Isend/Irecv of contiguous\n"
         "  buffers). Default: all. MPI's allgatherw is done as MPI_Neighbor_alltoallw of one block.\n"
+        "  On a GRAPH: cc-trivial cc-auto (each also -persistent: CC_Neighbor_* on CC_Dist_graph_create_adjacent\n"
+        "  communicators), mpi-neighbor, mpi-ineighbor, mpi-neighbor-persistent, ideal (one Isend/Irecv per\n"
+        "  edge); every block has m elements (no size rule), allgatherw is not available.\n"
         "Methodology: barrier before each repetition, time = max over ranks, implementations interleaved,\n"
         "  Tukey's rule (3 IQR) then median/min/max of the kept repetitions; messages and bytes per call are\n"
         "  the max over ranks seen by a PMPI counter in one extra call after the timing (for mpi-* rows,\n"
@@ -40,7 +46,7 @@ namespace {
         "  min_s,max_s,ratio_to_mpi_neighbor,messages_per_call,bytes_per_call,mpi_library,mpi_version,\n"
         "  transport,pinning,reps_kept,reps_total (appended; header only when the file is created)\n"
         "--setup CSV columns: kind,neighborhood,d,r,t,processes,seconds\n",
-        cartcoll::cli::neighborhood_usage());
+        cartcoll::cli::neighborhood_usage(), cartcoll::graphs::usage());
   }
   if (!problem) {
     MPI_Finalize();
@@ -62,12 +68,20 @@ struct Parser {
   }
 };
 
-// Handles one neighborhood option; false if args[i] is none.
+// Handles one neighborhood or graph option; false if args[i] is none.
 bool parse_neighborhood(Parser& p, Options& o) {
   cartcoll::cli::Neighborhood neighborhood;
   std::string error;
+  if (cartcoll::graphs::EdgeList graph; cartcoll::graphs::parse_graph(p.args, p.i, graph, error)) {
+    if (!error.empty()) usage(error.c_str());
+    o.neighborhood = graph.label;
+    o.d = 0;
+    o.graph = std::move(graph);
+    return true;
+  }
   if (!cartcoll::cli::parse_neighborhood(p.args, p.i, neighborhood, error)) return false;
   if (!error.empty()) usage(error.c_str());
+  o.graph.reset();
   o.d = neighborhood.d;
   o.offsets = std::move(neighborhood.flat);
   o.neighborhood = neighborhood.label;
@@ -112,21 +126,28 @@ bool known_op(const std::string& op) {
   return false;
 }
 
-void check_impls(const std::vector<std::string>& impls) {
+void check_impls(const std::vector<std::string>& impls, const std::vector<std::string>& known_names) {
   for (const auto& impl : impls) {
     bool known = false;
-    for (const auto& name : all_implementations()) known = known || name == impl;
+    for (const auto& name : known_names) known = known || name == impl;
     if (!known) usage(("unknown implementation " + impl).c_str());
   }
 }
 
 }  // namespace
 
-const std::vector<std::string>& all_implementations() {
+const std::vector<std::string>& cartesian_implementations() {
   static const std::vector<std::string> names = {
       "cart-trivial", "cart-combining", "cart-torus", "cart-auto",
       "cart-trivial-persistent", "cart-combining-persistent", "cart-torus-persistent", "cart-auto-persistent",
       "mpi-neighbor", "mpi-ineighbor", "mpi-neighbor-persistent", "mpi-cart-neighbor", "ideal"};
+  return names;
+}
+
+const std::vector<std::string>& graph_implementations() {
+  static const std::vector<std::string> names = {"cc-trivial", "cc-auto", "cc-trivial-persistent",
+                                                 "cc-auto-persistent", "mpi-neighbor", "mpi-ineighbor",
+                                                 "mpi-neighbor-persistent", "ideal"};
   return names;
 }
 
@@ -142,7 +163,7 @@ Options parse_options(int argc, char** argv) {
   Options o;
   o.offsets = cartcoll::neighborhoods::moore(3, 1);
   o.neighborhood = "moore-3-1";
-  o.impls = all_implementations();
+  bool impls_given = false;
   Parser p{std::vector<std::string>(argv + 1, argv + argc)};
   for (; p.i < p.args.size(); ++p.i) {
     const std::string arg = p.args[p.i];
@@ -151,7 +172,7 @@ Options parse_options(int argc, char** argv) {
     else if (arg == "--sizes") o.sizes = parse_sizes(p.word());
     else if (arg == "--type") set_type(o, p.word());
     else if (arg == "--size-rule") o.rule = parse_rule(p.word());
-    else if (arg == "--impl") o.impls = list_of(p.word());
+    else if (arg == "--impl") { o.impls = list_of(p.word()); impls_given = true; }
     else if (arg == "--reps") { o.reps = p.number(); o.reps_given = true; }
     else if (arg == "--warmup") o.warmup = p.number();
     else if (arg == "--csv") o.csv = p.word();
@@ -164,8 +185,17 @@ Options parse_options(int argc, char** argv) {
   }
   if (!known_op(o.op)) usage("unknown --op");
   if (o.reps < 1 || o.warmup < 0) usage("--reps must be positive, --warmup not negative");
-  if (o.offsets.empty()) usage("empty neighborhood");
-  check_impls(o.impls);
+  const auto& known_names = o.graph ? graph_implementations() : cartesian_implementations();
+  if (!impls_given) o.impls = known_names;
+  if (o.graph) {
+    int processes = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &processes);
+    if (o.graph->size != processes) usage("the graph's P must be the number of processes");
+    if (o.op == "allgatherw" || o.setup) usage("a GRAPH takes --op alltoall(v,w) or allgather(v), and no --setup");
+  } else if (o.offsets.empty()) {
+    usage("empty neighborhood");
+  }
+  check_impls(o.impls, known_names);
   return o;
 }
 

@@ -2,8 +2,11 @@
 // Command line of cartcoll-bench.
 #include <mpi.h>
 
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "util/graphs.hpp"
 
 namespace bench {
 
@@ -13,7 +16,8 @@ struct Options {
   std::string op = "alltoall";  // alltoall(v,w), allgather(v,w)
   int d = 3;
   std::vector<int> offsets;      // flat, t * d
-  std::string neighborhood;      // short label, e.g. moore-3-1
+  std::string neighborhood;      // short label, e.g. moore-3-1 (or the graph's)
+  std::optional<cartcoll::graphs::EdgeList> graph;  // set: a distributed graph instead of offsets (d = 0)
   int radius = 1;                // R of a Moore (or von Neumann, octant) neighborhood, 0 for others
   std::vector<int> sizes = {1, 10, 100};
   std::string type_name = "int";
@@ -28,10 +32,12 @@ struct Options {
   bool setup = false, setup_grid = false;
 };
 
-// Parses argv; prints usage and aborts on an error. Default implementations: all of them.
+// Parses argv; prints usage and aborts on an error. Default implementations: all of those that apply
+// to the kind of neighborhood.
 Options parse_options(int argc, char** argv);
 
 std::string rule_name(SizeRule rule);
-const std::vector<std::string>& all_implementations();
+const std::vector<std::string>& cartesian_implementations();
+const std::vector<std::string>& graph_implementations();
 
 }  // namespace bench

@@ -14,6 +14,7 @@ long long power(long long base, int exponent) {
 
 // Elements of block i under the size rule (000: m^(d - nonzero coordinates); 002: m^(d - ||C||_1), at least 1).
 int block_elements(const Options& options, int i, int m) {
+  if (options.graph || options.rule == SizeRule::uniform) return m;
   const int d = options.d;
   int nonzero = 0, norm1 = 0;
   for (int k = 0; k < d; ++k) {
@@ -21,59 +22,75 @@ int block_elements(const Options& options, int i, int m) {
     nonzero += c != 0;
     norm1 += std::abs(c);
   }
-  switch (options.rule) {
-    case SizeRule::rule000: return static_cast<int>(power(m, d - nonzero));
-    case SizeRule::rule002: return static_cast<int>(std::max(1LL, power(m, std::max(0, d - norm1))));
-    default: return m;
+  if (options.rule == SizeRule::rule000) return static_cast<int>(power(m, d - nonzero));
+  return static_cast<int>(std::max(1LL, power(m, std::max(0, d - norm1))));
+}
+
+BlockSide side_of(std::vector<int> counts, MPI_Datatype type, int element_bytes, bool typed_blocks) {
+  BlockSide side;
+  side.counts = std::move(counts);
+  long long total = 0;
+  for (int count : side.counts) {
+    side.displs.push_back(static_cast<int>(total));
+    side.byte_displs.push_back(static_cast<MPI_Aint>(total * element_bytes));
+    total += count;
   }
+  side.ones.assign(side.counts.size(), 1);
+  if (typed_blocks)
+    for (int count : side.counts) {
+      MPI_Datatype block;
+      MPI_Type_contiguous(count, type, &block);
+      MPI_Type_commit(&block);
+      side.types.push_back(block);
+    }
+  side.bytes.assign(static_cast<std::size_t>(std::max(1LL, total * element_bytes)), 1);
+  return side;
 }
 
 }  // namespace
 
-Workload::Workload(const Options& options, int t_, int m_) : op(options.op), t(t_), m(m_), type(options.type) {
-  MPI_Type_size(type, &element_bytes);
-  const auto size = static_cast<std::size_t>(t);
-  const bool irregular = !gather() && op != "alltoall";
-  counts.resize(size);
-  for (int i = 0; i < t; ++i) counts[static_cast<std::size_t>(i)] = irregular ? block_elements(options, i, m) : m;
-  displs.resize(size);
-  byte_displs.resize(size);
+long long BlockSide::elements() const {
   long long total = 0;
-  for (std::size_t i = 0; i < size; ++i) {
-    displs[i] = static_cast<int>(total);
-    byte_displs[i] = static_cast<MPI_Aint>(total * element_bytes);
-    total += counts[i];
+  for (int count : counts) total += count;
+  return total;
+}
+
+Workload::Workload(const Options& options, int sources_, int destinations_, int m_)
+    : op(options.op), sources(sources_), destinations(destinations_), m(m_), type(options.type) {
+  MPI_Type_size(type, &element_bytes);
+  // alltoall and the gathers use m per block; the v and w alltoalls follow the size rule.
+  const bool irregular = !gather() && op != "alltoall";
+  const bool typed = op.ends_with('w');
+  std::vector<int> recv_counts;
+  for (int i = 0; i < sources; ++i) recv_counts.push_back(irregular ? block_elements(options, i, m) : m);
+  std::vector<int> send_counts;
+  for (int j = 0; j < (gather() ? 1 : destinations); ++j) send_counts.push_back(irregular ? block_elements(options, j, m) : m);
+  send = side_of(std::move(send_counts), type, element_bytes, typed);
+  recv = side_of(std::move(recv_counts), type, element_bytes, typed);
+  std::fill(recv.bytes.begin(), recv.bytes.end(), 0);
+  if (gather() && typed) {
+    gather_ones.assign(static_cast<std::size_t>(destinations), 1);
+    gather_displs.assign(static_cast<std::size_t>(destinations), 0);
+    gather_types.assign(static_cast<std::size_t>(destinations), send.types.front());
   }
-  zero_displs.assign(size, 0);
-  ones.assign(size, 1);
-  send_count = m;
-  if (op.ends_with('w'))
-    for (std::size_t i = 0; i < size; ++i) {
-      MPI_Datatype block;
-      MPI_Type_contiguous(counts[i], type, &block);
-      MPI_Type_commit(&block);
-      block_types.push_back(block);
-    }
-  const long long send_elements = gather() ? m : total;
-  send.assign(static_cast<std::size_t>(std::max(1LL, send_elements * element_bytes)), 1);
-  recv.assign(static_cast<std::size_t>(std::max(1LL, total * element_bytes)), 0);
 }
 
 Workload::~Workload() {
-  for (MPI_Datatype& block : block_types) MPI_Type_free(&block);
+  for (BlockSide* side : {&send, &recv})
+    for (MPI_Datatype& block : side->types) MPI_Type_free(&block);
 }
 
 long long Workload::send_block_bytes(int i) const {
-  return static_cast<long long>(gather() ? send_count : counts[static_cast<std::size_t>(i)]) * element_bytes;
+  return static_cast<long long>(send.counts[gather() ? 0 : static_cast<std::size_t>(i)]) * element_bytes;
 }
 
 long long Workload::recv_block_bytes(int i) const {
-  return static_cast<long long>(counts[static_cast<std::size_t>(i)]) * element_bytes;
+  return static_cast<long long>(recv.counts[static_cast<std::size_t>(i)]) * element_bytes;
 }
 
 long long Workload::direct_bytes() const {
   long long bytes = 0;
-  for (int i = 0; i < t; ++i) bytes += send_block_bytes(i);
+  for (int j = 0; j < destinations; ++j) bytes += send_block_bytes(j);
   return bytes;
 }
 

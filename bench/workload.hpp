@@ -1,5 +1,6 @@
 #pragma once
 // The buffers and argument arrays of one operation at one block size, shared by all implementations.
+// A process receives one block per source and sends one per destination (one block for allgather*).
 #include <mpi.h>
 
 #include <string>
@@ -9,30 +10,40 @@
 
 namespace bench {
 
+// One side of a call: blocks back to back, in elements of the workload's type.
+struct BlockSide {
+  std::vector<int> counts, displs;      // per block, in elements (v variants)
+  std::vector<MPI_Aint> byte_displs;    // w variants
+  std::vector<int> ones;                // w variants: one element of the block's type
+  std::vector<MPI_Datatype> types;      // w variants: contiguous counts[i] elements
+  std::vector<char> bytes;
+  long long elements() const;
+};
+
 class Workload {
  public:
-  Workload(const Options& options, int t, int m);
+  // Cartesian neighborhoods: sources = destinations = t, and block i's size follows the size rule;
+  // graphs: every block has m elements.
+  Workload(const Options& options, int sources, int destinations, int m);
   ~Workload();
   Workload(const Workload&) = delete;
   Workload& operator=(const Workload&) = delete;
 
   bool gather() const { return op.starts_with("allgather"); }
-  // Bytes of send block i (alltoall*) or of the one send block (allgather*).
-  long long send_block_bytes(int i) const;
+  long long send_block_bytes(int i) const;  // send block i (alltoall*) or the one send block (allgather*)
   long long recv_block_bytes(int i) const;
-  // The direct pattern's send volume: one message per neighbor.
+  // The direct pattern's send volume and messages: one message per destination.
   long long direct_bytes() const;
 
   std::string op;
-  int t = 0, m = 0;
+  int sources = 0, destinations = 0, m = 0;
   MPI_Datatype type;
   int element_bytes = 0;
-  int send_count = 0;                            // allgather*: elements of the one send block
-  std::vector<int> counts, displs;               // per block, in elements (v variants; also sends of alltoallv)
-  std::vector<int> ones;                         // w variants: one element of the block's type
-  std::vector<MPI_Aint> byte_displs, zero_displs;
-  std::vector<MPI_Datatype> block_types;         // w variants: contiguous counts[i] elements
-  std::vector<char> send, recv;
+  BlockSide send, recv;
+  // allgatherw done as MPI's alltoallw: every destination gets the one send block.
+  std::vector<int> gather_ones;
+  std::vector<MPI_Aint> gather_displs;
+  std::vector<MPI_Datatype> gather_types;
 };
 
 }  // namespace bench

@@ -17,6 +17,7 @@ struct BlockSpec {
   MPI_Aint address;
   int count;
   MPI_Datatype type;
+  friend bool operator==(const BlockSpec&, const BlockSpec&) = default;
 };
 
 struct Layout {
@@ -27,6 +28,7 @@ struct Layout {
   // receive block. MPI's pairwise matching then makes every block of every process the same size on
   // a connected neighborhood, which the v and w forms do not promise.
   bool one_block_size = false;
+  friend bool operator==(const Layout&, const Layout&) = default;
 };
 
 // A neighborhood's in-degree (sources, receive blocks) and out-degree (destinations).

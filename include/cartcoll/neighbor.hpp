@@ -39,7 +39,11 @@ class CARTCOLL_API NeighborComm {
   Algorithm choose_algorithm(const Layout& layout) const;
 
  private:
+  // The library's state: found at construction, or attached by the first collective.
+  detail::CommState& state(bool may_block) const;
+
   MPI_Comm comm_;
+  mutable std::shared_ptr<detail::CommState> state_;
 };
 
 struct GraphOptions {

@@ -43,12 +43,38 @@ void require_ranks(const std::vector<int>& ranks, int size, const char* what) {
                                   std::to_string(size));
 }
 
-// Everyone learns whether anyone failed locally, and agrees on the algorithm, the tag range and
-// whether the graph is weighted.
-void agree_on_arguments(MPI_Comm comm, const std::optional<Error>& local_error, Algorithm algorithm, int max_tag,
-                        bool weighted) {
-  const int must_match[] = {algorithm.id(), max_tag, weighted ? 1 : 0};
-  agree(comm, local_error, must_match,
+// One process's arguments, read without communicating: an error is kept for the agreement.
+template <typename Spec>
+struct Arguments {
+  std::optional<Spec> spec;
+  std::optional<Error> error;
+  Algorithm algorithm = Algorithm::automatic();
+  int max_tag = 0, rank = 0;
+};
+
+template <typename Spec, typename Parse, typename Check>
+Arguments<Spec> read_arguments(MPI_Comm comm, MPI_Info info, const Parse& parse, const Check& check_spec) {
+  if (comm == MPI_COMM_NULL) throw Error(Errc::comm, "MPI_COMM_NULL");
+  Arguments<Spec> arguments;
+  try {
+    const int size = size_of(comm);
+    check(MPI_Comm_rank(comm, &arguments.rank), "MPI_Comm_rank");
+    arguments.max_tag = max_tag_from_environment();
+    arguments.algorithm = effective_algorithm(info, Algorithm::automatic());
+    arguments.spec = parse();
+    check_spec(*arguments.spec, size);
+  } catch (const Error& error) {
+    arguments.error = error;
+  }
+  return arguments;
+}
+
+// Everyone learns whether anyone failed locally (and throws if so), and agrees on the algorithm,
+// the tag range and whether the graph is weighted.
+template <typename Spec>
+void agree_on_arguments(MPI_Comm comm, const Arguments<Spec>& arguments, bool weighted) {
+  const int must_match[] = {arguments.algorithm.id(), arguments.max_tag, weighted ? 1 : 0};
+  agree(comm, arguments.error, must_match,
         Error(Errc::arg, "processes passed different algorithms, CARTCOLL_MAX_TAG or weighted and unweighted graphs"));
 }
 
@@ -118,25 +144,14 @@ MPI_Comm make_graph(MPI_Comm comm, const GraphSpec& spec, MPI_Info info, bool re
 }  // namespace
 
 MPI_Comm create_graph_adjacent(MPI_Comm comm, const std::function<GraphSpec()>& parse, MPI_Info info, bool reorder) {
-  if (comm == MPI_COMM_NULL) throw Error(Errc::comm, "MPI_COMM_NULL");
-  std::optional<GraphSpec> spec;
-  std::optional<Error> local_error;
-  Algorithm algorithm = Algorithm::automatic();
-  int max_tag = 0, rank = 0;
-  try {
-    const int size = size_of(comm);
-    check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-    max_tag = max_tag_from_environment();
-    algorithm = effective_algorithm(info, Algorithm::automatic());
-    spec = parse();
-    require_ranks(spec->sources, size, "sources");
-    require_ranks(spec->destinations, size, "destinations");
-  } catch (const Error& error) {
-    local_error = error;
-  }
-  agree_on_arguments(comm, local_error, algorithm, max_tag, spec && spec->source_weights);
-  check_consistency(comm, rank, *spec);
-  return make_graph(comm, *spec, info, reorder, settings_at_creation(comm, algorithm, max_tag));
+  auto arguments = read_arguments<GraphSpec>(comm, info, parse, [](const GraphSpec& spec, int size) {
+    require_ranks(spec.sources, size, "sources");
+    require_ranks(spec.destinations, size, "destinations");
+  });
+  agree_on_arguments(comm, arguments, arguments.spec && arguments.spec->source_weights);
+  const GraphSpec& spec = *arguments.spec;  // present: any process's error threw everywhere
+  check_consistency(comm, arguments.rank, spec);
+  return make_graph(comm, spec, info, reorder, settings_at_creation(comm, arguments.algorithm, arguments.max_tag));
 }
 
 namespace {
@@ -202,29 +217,17 @@ GraphSpec adjacent_of(const std::vector<Parcel>& received, bool weighted) {
 }  // namespace
 
 MPI_Comm create_graph(MPI_Comm comm, const std::function<EdgeSpec()>& parse, MPI_Info info, bool reorder) {
-  if (comm == MPI_COMM_NULL) throw Error(Errc::comm, "MPI_COMM_NULL");
-  std::optional<EdgeSpec> spec;
-  std::optional<Error> local_error;
-  Algorithm algorithm = Algorithm::automatic();
-  int max_tag = 0, rank = 0;
-  try {
-    const int size = size_of(comm);
-    check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-    max_tag = max_tag_from_environment();
-    algorithm = effective_algorithm(info, Algorithm::automatic());
-    spec = parse();
-    check_edge_spec(*spec, size);
-  } catch (const Error& error) {
-    local_error = error;
-  }
-  const bool weighted = spec && spec->weights;
-  agree_on_arguments(comm, local_error, algorithm, max_tag, weighted);
+  auto arguments = read_arguments<EdgeSpec>(comm, info, parse, check_edge_spec);
+  const bool weighted = arguments.spec && arguments.spec->weights;
+  agree_on_arguments(comm, arguments, weighted);
+  const EdgeSpec& spec = *arguments.spec;  // present: any process's error threw everywhere
   std::vector<Parcel> received;
   {
     const OwnedComm scratch(comm);
-    received = sparse_exchange(scratch.get(), 0, parcels_of(*spec, rank));
+    received = sparse_exchange(scratch.get(), 0, parcels_of(spec, arguments.rank));
   }
-  return make_graph(comm, adjacent_of(received, weighted), info, reorder, settings_at_creation(comm, algorithm, max_tag));
+  return make_graph(comm, adjacent_of(received, weighted), info, reorder,
+                    settings_at_creation(comm, arguments.algorithm, arguments.max_tag));
 }
 
 }  // namespace cartcoll::detail

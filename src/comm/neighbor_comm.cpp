@@ -34,10 +34,16 @@ detail::Neighborhood neighborhood_of(MPI_Comm comm, int& rank) {
 
 NeighborComm::NeighborComm(MPI_Comm comm) : comm_(comm) {
   if (comm == MPI_COMM_NULL) throw Error(Errc::comm, "MPI_COMM_NULL");
+  state_ = detail::find_state(comm);
+}
+
+detail::CommState& NeighborComm::state(bool may_block) const {
+  if (!state_ || state_->freed()) state_ = detail::state_for_collective(comm_, may_block);
+  return *state_;
 }
 
 Degrees NeighborComm::degrees() const {
-  if (const auto state = detail::find_state(comm_)) return state->degrees();
+  if (state_) return state_->degrees();
   int rank = 0;
   return neighborhood_of(comm_, rank).degrees();
 }
@@ -53,23 +59,23 @@ std::vector<int> NeighborComm::destinations() const {
 }
 
 void NeighborComm::exchange(const Layout& layout) const {
-  const auto state = detail::state_for_collective(comm_, true);
-  detail::exchange(*state, layout, contract_of(*state));
+  detail::CommState& attached = state(true);
+  detail::exchange(attached, layout, contract_of(attached));
 }
 
 Request NeighborComm::iexchange(const Layout& layout) const {
-  const auto state = detail::state_for_collective(comm_, false);
-  return detail::iexchange(state, comm_, layout, contract_of(*state));
+  detail::CommState& attached = state(false);
+  return detail::iexchange(state_, comm_, layout, contract_of(attached));
 }
 
 Request NeighborComm::exchange_init(const std::function<Layout()>& make_layout, const RequestOptions& options) const {
-  const auto state = detail::state_for_collective(comm_, true);
-  return detail::exchange_init(state, comm_, make_layout, options, contract_of(*state));
+  detail::CommState& attached = state(true);
+  return detail::exchange_init(state_, comm_, make_layout, options, contract_of(attached));
 }
 
 Algorithm NeighborComm::choose_algorithm(const Layout& layout) const {
-  const auto state = detail::state_for_collective(comm_, true);
-  return detail::choose(*state, layout, contract_of(*state));
+  detail::CommState& attached = state(true);
+  return detail::choose(attached, layout, contract_of(attached));
 }
 
 Communicator create_graph_adjacent(MPI_Comm comm, std::span<const int> sources, std::span<const int> destinations,

@@ -36,6 +36,7 @@ const CartesianNeighborhood& CommState::cartesian() const {
 // Operations in flight hold their own references to the library communicator and to the datatypes
 // they use; what is cached for later calls goes now.
 void CommState::mark_freed() noexcept {
+  last_blocking_call = RepeatedCall();
   library_.reset();
   type_cache = TypeCache();
 }

@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "../exec/mpi_executor.hpp"
 #include "../exec/type_cache.hpp"
 #include "cartcoll/cost.hpp"
 #include "cartcoll/plan.hpp"
@@ -61,6 +62,16 @@ class CommState {
   AutoChoices auto_choices;
   // Struct datatypes shared by calls, and the temp blocks shared by blocking calls.
   TypeCache type_cache;
+
+  // The last blocking call's execution, kept for a next call with the same schedule and blocks,
+  // which then posts its messages without lowering anything again. Blocking calls never overlap on
+  // a communicator, so one is enough; it owns its temp blocks.
+  struct RepeatedCall {
+    const Schedule* schedule = nullptr;
+    Layout layout;
+    std::unique_ptr<Execution> execution;
+  };
+  RepeatedCall last_blocking_call;
 
   // When the user's communicator is freed: views that outlive it notice (freed()), and the library
   // communicator goes as soon as no operation holds it any more.

@@ -77,6 +77,22 @@ Algorithm requested_for(const CommState& state, const Layout& layout, Contract c
   return requested;
 }
 
+// The execution of a blocking call: the last one again where the call repeats it (see
+// CommState::RepeatedCall), else a new one, kept for the next call where all its datatypes are
+// predefined (a derived datatype's handle may name another type by then).
+Execution& blocking_execution(CommState& state, const Schedule& schedule, const Layout& layout, int tag) {
+  CommState::RepeatedCall& last = state.last_blocking_call;
+  if (last.execution && last.schedule == &schedule && last.layout == layout) {
+    last.execution->retag(tag);
+    return *last.execution;
+  }
+  const bool keep = all_predefined(layout.send) && all_predefined(layout.recv);
+  auto execution = std::make_unique<Execution>(schedule, layout, state.library()->ready(), tag, Execution::Mode::once,
+                                               Reuse{&state.type_cache, !keep});
+  last = {keep ? &schedule : nullptr, keep ? layout : Layout{}, std::move(execution)};
+  return *last.execution;
+}
+
 }  // namespace
 
 void check_layout(const CommState& state, const Layout& layout, Contract contract) {
@@ -96,11 +112,14 @@ void exchange(CommState& state, const Layout& layout, Contract contract) {
   const Algorithm algorithm = resolve_algorithm(state, requested_for(state, layout, contract, state.settings.algorithm),
                                                 layout, CallKind::once, true);
   const auto schedule = state.schedule(layout.collective, algorithm);
-  Execution execution(*schedule, layout, state.library()->ready(), tag.get(), Execution::Mode::once,
-                      {&state.type_cache, true});
+  Execution& execution = blocking_execution(state, *schedule, layout, tag.get());
   execution.start();
   ProgressEngine::instance().wait(execution);
-  if (execution.error() != MPI_SUCCESS) throw Error(Errc::mpi, "a message of the collective failed", execution.error());
+  if (execution.error() != MPI_SUCCESS) {
+    const int code = execution.error();
+    state.last_blocking_call = {};
+    throw Error(Errc::mpi, "a message of the collective failed", code);
+  }
 }
 
 Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const Layout& layout, Contract contract) {

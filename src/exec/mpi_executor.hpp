@@ -39,6 +39,8 @@ class Execution : public Progressing {
 
   // Starts the schedule through the engine (or when the gate opens); wait or test it there.
   void start();
+  // Mode once, between runs: the next start's messages carry `tag`.
+  void retag(int tag) noexcept { tag_ = tag; }
   bool active() const noexcept { return !complete(); }
 
  private:

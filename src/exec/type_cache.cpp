@@ -24,13 +24,13 @@ std::vector<MPI_Aint> key_of(std::span<const BlockSpec> blocks, bool with_addres
   return key;
 }
 
+}  // namespace
+
 bool all_predefined(std::span<const BlockSpec> blocks) {
   for (const BlockSpec& block : blocks)
     if (!predefined(block.type)) return false;
   return true;
 }
-
-}  // namespace
 
 Datatype committed_struct(std::span<const BlockSpec> blocks) {
   std::vector<int> counts;

@@ -23,6 +23,11 @@ namespace cartcoll::detail {
 // One committed struct datatype over blocks at absolute addresses (send or receive from MPI_BOTTOM).
 Datatype committed_struct(std::span<const BlockSpec> blocks);
 
+// Whether every block's datatype is a predefined one: such handles always mean the same type, where
+// a derived datatype's freed handle may come back from MPI for another type. Only then may what was
+// built from the blocks be used again for a later call that names the same handles.
+bool all_predefined(std::span<const BlockSpec> blocks);
+
 class TypeCache {
  public:
   // The committed struct type over `blocks`, made on first use; nullptr when a block's datatype is

@@ -140,9 +140,36 @@ std::string Side::difference_from(const std::vector<std::byte>& expected) const 
   return {};
 }
 
-void fill_sentinel(std::vector<std::byte>& bytes, int rank, int generation) {
-  for (std::size_t k = 0; k < bytes.size(); ++k)
-    bytes[k] = static_cast<std::byte>((0xa5 ^ (rank * 17 + static_cast<int>(k) * 31 + generation)) & 0xff);
+std::vector<std::byte> Side::with_blocks(const std::vector<cartcoll::reference::Bytes>& packed) const {
+  std::vector<std::byte> bytes = bytes_;
+  for (std::size_t b = 0; b < blocks_.size(); ++b) unpack_into(bytes, b, packed.at(b));
+  return bytes;
+}
+
+void CaseBuffers::fill_sides(int generation) {
+  std::fill(send_->bytes().begin(), send_->bytes().end(), std::byte{0x5a});
+  std::vector<std::byte>& sentinel = recv_->bytes();
+  for (std::size_t k = 0; k < sentinel.size(); ++k)
+    sentinel[k] = static_cast<std::byte>((0xa5 ^ (rank_ * 17 + static_cast<int>(k) * 31 + generation)) & 0xff);
+  for (std::size_t b = 0; b < send_->blocks().size(); ++b) {
+    const auto positions = send_->blocks()[b].int_positions();
+    for (std::size_t j = 0; j < positions.size(); ++j)
+      send_->write_int(positions[j], test_value(generation, rank_, static_cast<int>(b), static_cast<int>(j)));
+  }
+}
+
+std::string CaseBuffers::mismatch() const {
+  if (std::string difference = recv_->difference_from(expected_); !difference.empty()) return difference;
+  if (send_->bytes() != send_copy_) return "the send buffer was modified";
+  return {};
+}
+
+CallArguments CaseBuffers::arguments() {
+  const MPI_Datatype stype = send_->type(MPI_INT);
+  return {send_->base(),          recv_->base(),          send_->count(),        recv_->count(),
+          stype,                  recv_->type(gathers(op_) ? stype : MPI_INT), send_->counts(), send_->displs(),
+          recv_->counts(),        recv_->displs(),        send_->byte_displs(),  recv_->byte_displs(),
+          send_->types(),         recv_->types()};
 }
 
 }  // namespace support

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,8 @@ class Side {
   void unpack_into(std::vector<std::byte>& bytes, std::size_t b, const cartcoll::reference::Bytes& packed) const;
   // Empty if the bytes equal `expected`, else the first difference, with the block and int it is in.
   std::string difference_from(const std::vector<std::byte>& expected) const;
+  // The bytes as they are, with each block's ints replaced by packed[block]'s.
+  std::vector<std::byte> with_blocks(const std::vector<cartcoll::reference::Bytes>& packed) const;
 
   static constexpr MPI_Aint headroom = 64;
 
@@ -129,7 +132,46 @@ inline std::int32_t test_value(int generation, int rank, int block, int element)
   return (generation % 10 + 1) * 100000000 + rank * 1000000 + block * 1000 + element;
 }
 
-// The pattern a receive buffer starts with, different per rank and generation.
-void fill_sentinel(std::vector<std::byte>& bytes, int rank, int generation);
+// The MPI arguments of a call over a send and a receive side (regular, v and w forms alike).
+struct CallArguments {
+  const void* sbuf;
+  void* rbuf;
+  int scount, rcount;
+  MPI_Datatype stype, rtype;
+  const int *sc, *sd, *rc, *rd;
+  const MPI_Aint *sbd, *rbd;
+  const MPI_Datatype *st, *rt;
+};
+
+// What the Cartesian and the graph test cases share: the two sides of one call, filled per
+// generation, and the check of the receive buffer against what the case expects.
+class CaseBuffers {
+ public:
+  // Empty if the receive buffer is exactly as expected and the send buffer untouched, else what differs.
+  std::string mismatch() const;
+
+ protected:
+  CaseBuffers(Op op, int rank) : op_(op), rank_(rank) {}
+  // Send block b's int j becomes test_value(generation, rank, b, j) (the gaps a fixed pattern), the
+  // receive buffer a sentinel pattern different per rank and generation; `expected` is then asked
+  // for what the receive buffer must hold after the call.
+  template <typename Expected>
+  void fill(int generation, Expected&& expected) {
+    generation_ = generation;
+    fill_sides(generation);
+    send_copy_ = send_->bytes();
+    expected_ = expected();
+  }
+  CallArguments arguments();
+
+  Op op_;
+  int rank_;
+  int generation_ = 0;
+  std::optional<Side> send_, recv_;
+
+ private:
+  void fill_sides(int generation);
+  std::vector<std::byte> send_copy_, expected_;
+};
 
 }  // namespace support

@@ -17,7 +17,7 @@ int block_ints(Op op, Variant variant, int block) {
 
 ExchangeCase::ExchangeCase(Op op, Variant variant, const TestTypes& types, const cartcoll::Grid& grid,
                            const cartcoll::Offsets& offsets, int rank)
-    : op_(op), variant_(variant), grid_(grid), offsets_(offsets), rank_(rank) {
+    : CaseBuffers(op, rank), variant_(variant), grid_(grid), offsets_(offsets) {
   const int t = offsets.count();
   const int send_blocks = gathers(op) ? 1 : t;
   const bool mixed = variant == Variant::mixed_types;
@@ -36,16 +36,7 @@ ExchangeCase::ExchangeCase(Op op, Variant variant, const TestTypes& types, const
 }
 
 void ExchangeCase::prepare(int generation) {
-  generation_ = generation;
-  std::fill(send_->bytes().begin(), send_->bytes().end(), std::byte{0x5a});
-  fill_sentinel(recv_->bytes(), rank_, generation);
-  for (std::size_t b = 0; b < send_->blocks().size(); ++b) {
-    const auto positions = send_->blocks()[b].int_positions();
-    for (std::size_t j = 0; j < positions.size(); ++j)
-      send_->write_int(positions[j], test_value(generation, rank_, static_cast<int>(b), static_cast<int>(j)));
-  }
-  send_copy_ = send_->bytes();
-  expected_ = expected_receive();
+  fill(generation, [this] { return expected_receive(); });
 }
 
 // Packs every rank's send blocks, runs the reference model, and lays this rank's result into a copy
@@ -62,20 +53,11 @@ std::vector<std::byte> ExchangeCase::expected_receive() const {
   }
   const auto collective = gathers(op_) ? cartcoll::Collective::allgather : cartcoll::Collective::alltoall;
   const auto result = cartcoll::reference::exchange(grid_, offsets_, collective, send, std::move(recv));
-  std::vector<std::byte> expected = recv_->bytes();
-  for (std::size_t i = 0; i < recv_->blocks().size(); ++i)
-    recv_->unpack_into(expected, i, result[static_cast<std::size_t>(rank_)][i]);
-  return expected;
+  return recv_->with_blocks(result[static_cast<std::size_t>(rank_)]);
 }
 
 int ExchangeCase::call(Form form, MPI_Comm cart, MPI_Info info, Cart_request* request) {
-  const void* sbuf = send_->base();
-  void* rbuf = recv_->base();
-  const int scount = send_->count(), rcount = recv_->count();
-  const MPI_Datatype stype = send_->type(MPI_INT), rtype = recv_->type(gathers(op_) ? stype : MPI_INT);
-  const int *sc = send_->counts(), *sd = send_->displs(), *rc = recv_->counts(), *rd = recv_->displs();
-  const MPI_Aint *sbd = send_->byte_displs(), *rbd = recv_->byte_displs();
-  const MPI_Datatype *st = send_->types(), *rt = recv_->types();
+  const auto [sbuf, rbuf, scount, rcount, stype, rtype, sc, sd, rc, rd, sbd, rbd, st, rt] = arguments();
   switch (form) {
     case Form::blocking:
       switch (op_) {
@@ -109,12 +91,6 @@ int ExchangeCase::call(Form form, MPI_Comm cart, MPI_Info info, Cart_request* re
       break;
   }
   return MPI_ERR_OTHER;
-}
-
-std::string ExchangeCase::mismatch() const {
-  if (std::string difference = recv_->difference_from(expected_); !difference.empty()) return difference;
-  if (send_->bytes() != send_copy_) return "the send buffer was modified";
-  return {};
 }
 
 std::string ExchangeCase::describe() const {

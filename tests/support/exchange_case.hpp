@@ -16,7 +16,7 @@
 
 namespace support {
 
-class ExchangeCase {
+class ExchangeCase : public CaseBuffers {
  public:
   ExchangeCase(Op op, Variant variant, const TestTypes& types, const cartcoll::Grid& grid,
                const cartcoll::Offsets& offsets, int rank);
@@ -25,21 +25,14 @@ class ExchangeCase {
   void prepare(int generation);
   // Calls the collective; for Form::persistent this is the init call (start with Cart_start).
   int call(Form form, MPI_Comm cartcomm, MPI_Info info, Cart_request* request);
-  // Empty if the receive buffer is exactly as the reference model says, else what differs.
-  std::string mismatch() const;
   std::string describe() const;
 
  private:
   std::vector<std::byte> expected_receive() const;
 
-  Op op_;
   Variant variant_;
   const cartcoll::Grid& grid_;
   const cartcoll::Offsets& offsets_;
-  int rank_;
-  int generation_ = 0;
-  std::optional<Side> send_, recv_;
-  std::vector<std::byte> send_copy_, expected_;
 };
 
 using cartcoll::test::describe;

@@ -90,7 +90,7 @@ cartcoll::Graph gather_cart_neighborhood(MPI_Comm cartcomm) {
 
 GraphCase::GraphCase(Op op, Variant variant, Sizes sizes, const TestTypes& types, const cartcoll::Graph& graph,
                      int rank, unsigned seed)
-    : op_(op), variant_(variant), sizes_(sizes), graph_(graph), rank_(rank), seed_(seed) {
+    : CaseBuffers(op, rank), variant_(variant), sizes_(sizes), graph_(graph), seed_(seed) {
   const bool mixed = variant == Variant::mixed_types;
   const std::vector<int>& sources = graph.sources(rank);
   const std::vector<int>& destinations = graph.destinations(rank);
@@ -123,16 +123,7 @@ int GraphCase::ints_on_edge(int from, int to, int occurrence, int index) const {
 }
 
 void GraphCase::prepare(int generation) {
-  generation_ = generation;
-  std::fill(send_->bytes().begin(), send_->bytes().end(), std::byte{0x5a});
-  fill_sentinel(recv_->bytes(), rank_, generation);
-  for (std::size_t b = 0; b < send_->blocks().size(); ++b) {
-    const auto positions = send_->blocks()[b].int_positions();
-    for (std::size_t j = 0; j < positions.size(); ++j)
-      send_->write_int(positions[j], test_value(generation, rank_, static_cast<int>(b), static_cast<int>(j)));
-  }
-  send_copy_ = send_->bytes();
-  expected_ = expected_receive();
+  fill(generation, [this] { return expected_receive(); });
 }
 
 // Every process's packed send blocks (sized as that process sizes them) through the graph reference
@@ -160,20 +151,11 @@ std::vector<std::byte> GraphCase::expected_receive() const {
   }
   const auto collective = gathers(op_) ? cartcoll::Collective::allgather : cartcoll::Collective::alltoall;
   const auto result = cartcoll::reference::exchange(graph_, collective, send, std::move(recv));
-  std::vector<std::byte> expected = recv_->bytes();
-  for (std::size_t i = 0; i < recv_->blocks().size(); ++i)
-    recv_->unpack_into(expected, i, result[static_cast<std::size_t>(rank_)][i]);
-  return expected;
+  return recv_->with_blocks(result[static_cast<std::size_t>(rank_)]);
 }
 
 int GraphCase::call(Form form, MPI_Comm comm, MPI_Request* request) {
-  const void* sbuf = send_->base();
-  void* rbuf = recv_->base();
-  const int scount = send_->count(), rcount = recv_->count();
-  const MPI_Datatype stype = send_->type(MPI_INT), rtype = recv_->type(gathers(op_) ? stype : MPI_INT);
-  const int *sc = send_->counts(), *sd = send_->displs(), *rc = recv_->counts(), *rd = recv_->displs();
-  const MPI_Aint *sbd = send_->byte_displs(), *rbd = recv_->byte_displs();
-  const MPI_Datatype *st = send_->types(), *rt = recv_->types();
+  const auto [sbuf, rbuf, scount, rcount, stype, rtype, sc, sd, rc, rd, sbd, rbd, st, rt] = arguments();
   switch (form) {
     case Form::blocking:
       switch (op_) {
@@ -212,12 +194,6 @@ int GraphCase::call(Form form, MPI_Comm comm, MPI_Request* request) {
       break;
   }
   return MPI_ERR_OTHER;
-}
-
-std::string GraphCase::mismatch() const {
-  if (std::string difference = recv_->difference_from(expected_); !difference.empty()) return difference;
-  if (send_->bytes() != send_copy_) return "the send buffer was modified";
-  return {};
 }
 
 std::string GraphCase::describe() const {

@@ -28,30 +28,25 @@ cartcoll::Graph gather_cart_neighborhood(MPI_Comm cartcomm);
 // communicators made by Cart_neighborhood_create hold their users to).
 enum class Sizes { per_edge, per_index };
 
-class GraphCase {
+class GraphCase : public CaseBuffers {
  public:
   GraphCase(Op op, Variant variant, Sizes sizes, const TestTypes& types, const cartcoll::Graph& graph, int rank,
             unsigned seed);
 
+  // Fills the send buffer for `generation`, resets the receive buffer and works out what it must hold.
   void prepare(int generation);
   // Calls CC_Neighbor_* (blocking), CC_Ineighbor_* or CC_Neighbor_*_init (persistent).
   int call(Form form, MPI_Comm comm, MPI_Request* request);
-  std::string mismatch() const;
   std::string describe() const;
 
  private:
   int ints_on_edge(int from, int to, int occurrence, int index) const;
   std::vector<std::byte> expected_receive() const;
 
-  Op op_;
   Variant variant_;
   Sizes sizes_;
   const cartcoll::Graph& graph_;
-  int rank_;
   unsigned seed_;
-  int generation_ = 0;
-  std::optional<Side> send_, recv_;
-  std::vector<std::byte> send_copy_, expected_;
 };
 
 }  // namespace support

@@ -20,12 +20,6 @@ namespace {
 using test::Blocks;
 using test::Bytes;
 
-Bytes bytes_of(std::initializer_list<int> values) {
-  Bytes bytes;
-  for (int v : values) bytes.push_back(static_cast<std::byte>(v));
-  return bytes;
-}
-
 // Rank 0 names 1 twice, rank 2 names 1 once and itself twice; rank 1 lists its sources as 2, 0, 2?
 // No: 0, 2, 0 - so 0's first edge lands in block 0, its second in block 2 (MPICH #7945's rule).
 TEST(GraphReference, KthOccurrenceMatchesKth) {
@@ -35,24 +29,24 @@ TEST(GraphReference, KthOccurrenceMatchesKth) {
   graph.sources(1) = {0, 2, 0};
   graph.sources(2) = {2, 2};
   ASSERT_EQ(graph.inconsistency(), "");
-  const Blocks send = {{bytes_of({10}), bytes_of({11})}, {}, {bytes_of({20}), bytes_of({21}), bytes_of({22})}};
-  const Blocks recv = {{}, {bytes_of({0}), bytes_of({0}), bytes_of({0})}, {bytes_of({0}), bytes_of({0})}};
+  const Blocks send = {{test::bytes({10}), test::bytes({11})}, {}, {test::bytes({20}), test::bytes({21}), test::bytes({22})}};
+  const Blocks recv = {{}, {test::bytes({0}), test::bytes({0}), test::bytes({0})}, {test::bytes({0}), test::bytes({0})}};
   const Blocks got = reference::exchange(graph, Collective::alltoall, send, recv);
-  EXPECT_EQ(got[1], (std::vector<Bytes>{bytes_of({10}), bytes_of({21}), bytes_of({11})}));
-  EXPECT_EQ(got[2], (std::vector<Bytes>{bytes_of({20}), bytes_of({22})}));
+  EXPECT_EQ(got[1], (std::vector<Bytes>{test::bytes({10}), test::bytes({21}), test::bytes({11})}));
+  EXPECT_EQ(got[2], (std::vector<Bytes>{test::bytes({20}), test::bytes({22})}));
   const Blocks gathered = reference::exchange(graph, Collective::allgather,
-                                              {{bytes_of({7})}, {bytes_of({8})}, {bytes_of({9})}}, recv);
-  EXPECT_EQ(gathered[1], (std::vector<Bytes>{bytes_of({7}), bytes_of({9}), bytes_of({7})}));
-  EXPECT_EQ(gathered[2], (std::vector<Bytes>{bytes_of({9}), bytes_of({9})}));
+                                              {{test::bytes({7})}, {test::bytes({8})}, {test::bytes({9})}}, recv);
+  EXPECT_EQ(gathered[1], (std::vector<Bytes>{test::bytes({7}), test::bytes({9}), test::bytes({7})}));
+  EXPECT_EQ(gathered[2], (std::vector<Bytes>{test::bytes({9}), test::bytes({9})}));
 }
 
 TEST(GraphReference, AbsentNeighborsLeaveBlocksAlone) {
   Graph graph(2);
   graph.destinations(0) = {no_process, 1};
   graph.sources(1) = {no_process, 0};
-  const Blocks got = reference::exchange(graph, Collective::alltoall, {{bytes_of({1}), bytes_of({2})}, {}},
-                                         {{}, {bytes_of({5}), bytes_of({6})}});
-  EXPECT_EQ(got[1], (std::vector<Bytes>{bytes_of({5}), bytes_of({2})}));
+  const Blocks got = reference::exchange(graph, Collective::alltoall, {{test::bytes({1}), test::bytes({2})}, {}},
+                                         {{}, {test::bytes({5}), test::bytes({6})}});
+  EXPECT_EQ(got[1], (std::vector<Bytes>{test::bytes({5}), test::bytes({2})}));
 }
 
 TEST(GraphConsistency, FindsEveryKindOfMismatch) {
@@ -96,13 +90,7 @@ TEST(GraphConsistency, FromEdgesIsConsistentAndKeepsOrder) {
   const Blocks expected = reference::exchange(graph, collective, send, recv);
   if (auto ok = test::matches_graph_definition(graph, collective, recv, expected); !ok)
     return ::testing::AssertionFailure() << "reference model: " << ok.message();
-  Blocks actual;
-  try {
-    actual = simulate(schedules, send, recv);
-  } catch (const ScheduleError& e) {
-    return ::testing::AssertionFailure() << "simulator rejects the schedules: " << e.what();
-  }
-  return test::same_blocks(actual, expected);
+  return test::simulates_to(schedules, send, recv, expected);
 }
 
 class RandomGraph : public ::testing::TestWithParam<Collective> {};
@@ -183,7 +171,7 @@ TEST(GraphPlanners, MpiCartesianOrderIsARelabelledCartesianSchedule) {
         const auto [send, recv] = cartesian_blocks(graph, collective);
         const Blocks expected = reference::exchange(graph, collective, send, recv);
         ASSERT_TRUE(test::matches_graph_definition(graph, collective, recv, expected));
-        EXPECT_TRUE(test::same_blocks(simulate(schedules, send, recv), expected))
+        EXPECT_TRUE(test::simulates_to(schedules, send, recv, expected))
             << name << (periodic ? " periodic" : " mesh");
       }
   }

@@ -16,11 +16,7 @@ using reference::Blocks;
 using reference::Bytes;
 using test::same_blocks;
 
-Bytes b(std::initializer_list<int> values) {
-  Bytes bytes;
-  for (int v : values) bytes.push_back(static_cast<std::byte>(v));
-  return bytes;
-}
+Bytes b(std::initializer_list<int> values) { return test::bytes(values); }
 
 // One one-byte block per (rank, block): 10 r + i (send) or 200 + 10 r + i (receive).
 Blocks numbered(int p, int t, int base) {

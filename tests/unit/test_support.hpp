@@ -123,6 +123,26 @@ inline ::testing::AssertionResult same_blocks(const Blocks& actual, const Blocks
   return ::testing::AssertionSuccess();
 }
 
+// Bytes with the given values, for hand-written cases.
+inline Bytes bytes(std::initializer_list<int> values) {
+  Bytes out;
+  for (int v : values) out.push_back(static_cast<std::byte>(v));
+  return out;
+}
+
+// Runs the schedules in the simulator and compares the result with `expected`.
+inline ::testing::AssertionResult simulates_to(std::span<const Schedule> schedules, const Blocks& send,
+                                               const Blocks& recv, const Blocks& expected) {
+  Blocks actual;
+  try {
+    actual = simulate(schedules, send, recv);
+  } catch (const ScheduleError& e) {
+    return ::testing::AssertionFailure() << "simulator rejects the schedules: " << e.what();
+  }
+  if (auto ok = same_blocks(actual, expected); !ok) return ::testing::AssertionFailure() << "simulator: " << ok.message();
+  return ::testing::AssertionSuccess();
+}
+
 // The definition from the receiver's side (block i of R comes from R - offset i), independent of the
 // reference model's sender-side loop: checks the oracle itself on every case the simulator runs.
 inline ::testing::AssertionResult matches_definition(const Grid& grid, const Offsets& offsets,
@@ -194,14 +214,7 @@ inline ::testing::AssertionResult proves(Planner planner, const Grid& grid, cons
   const Blocks expected = reference::exchange(grid, offsets, collective, send, recv);
   if (auto ok = matches_definition(grid, offsets, collective, sizes, expected); !ok)
     return ::testing::AssertionFailure() << "reference model: " << ok.message();
-  Blocks actual;
-  try {
-    actual = simulate(schedules, send, recv);
-  } catch (const ScheduleError& e) {
-    return ::testing::AssertionFailure() << "simulator rejects the schedules: " << e.what();
-  }
-  if (auto ok = same_blocks(actual, expected); !ok) return ::testing::AssertionFailure() << "simulator: " << ok.message();
-  return ::testing::AssertionSuccess();
+  return simulates_to(schedules, send, recv, expected);
 }
 
 // All vectors of {f, ..., f+n-1}^d except zero, in lexicographic order (the paper's Table 1).

@@ -1,7 +1,8 @@
-// cartcoll-plan: what each planner's schedule costs for a neighborhood, without MPI. Plans trivial,
-// combining (and torus where this build has it) alltoall and allgather for the middle process of a
-// torus that no offset wraps on, and prints messages, communication phases and volume per call,
-// the allgather tree volume with 000's and with the best dimension order, and 000's cut-off ratio.
+// cartcoll-plan: what each planner's schedule costs for a neighborhood, without MPI. For offsets:
+// plans every registered planner's alltoall and allgather for the middle process of a torus that no
+// offset wraps on, and prints messages, communication phases and volume per call, the allgather tree
+// volume with 000's and with the best dimension order, and 000's cut-off ratio. For a distributed
+// graph (an edge file or a generator): the same figures for every process.
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -9,6 +10,7 @@
 
 #include "cartcoll/error.hpp"
 #include "cartcoll/topology.hpp"
+#include "graph_figures.hpp"
 #include "plan_figures.hpp"
 
 int main(int argc, char** argv) {
@@ -25,6 +27,14 @@ int main(int argc, char** argv) {
     return 0;
   }
   try {
+    if (request->graph) {
+      const auto figures = plan_tool::compute_graph_figures(Graph::from_edges(request->graph->size, request->graph->edges));
+      if (request->json)
+        std::printf("%s\n", plan_tool::to_json(figures).c_str());
+      else
+        std::printf("%s\n%s", request->description.c_str(), plan_tool::to_table(figures).c_str());
+      return 0;
+    }
     const Offsets offsets(request->d, request->flat);
     const plan_tool::PlanFigures figures = plan_tool::compute_figures(offsets);
     if (request->json) {

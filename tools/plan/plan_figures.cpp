@@ -194,9 +194,10 @@ const char* usage() {
   static const std::string text =
       std::string("usage: cartcoll-plan NEIGHBORHOOD [--json]\n"
                   "Plans every registered planner's alltoall and allgather for one process of a torus that no\n"
-                  "offset wraps on, and prints messages, communication phases and volume per call.\n"
+                  "offset wraps on (for a graph: for every process), and prints messages, communication phases\n"
+                  "and volume per call.\n"
                   "NEIGHBORHOOD, exactly one of:\n") +
-      cli::neighborhood_usage() + "  --json                   one JSON object instead of the table\n";
+      cli::neighborhood_usage() + graphs::usage() + "  --json                   one JSON object instead of the table\n";
   return text.c_str();
 }
 
@@ -215,6 +216,10 @@ std::optional<Request> parse_command_line(const std::vector<std::string>& args, 
     } else if (cli::parse_neighborhood(args, i, neighborhood, error)) {
       if (!error.empty()) return std::nullopt;
       ++given;
+    } else if (graphs::EdgeList graph; graphs::parse_graph(args, i, graph, error)) {
+      if (!error.empty()) return std::nullopt;
+      request.graph = std::move(graph);
+      ++given;
     } else {
       error = "unknown argument '" + arg + "'";
       return std::nullopt;
@@ -226,7 +231,7 @@ std::optional<Request> parse_command_line(const std::vector<std::string>& args, 
   }
   request.d = neighborhood.d;
   request.flat = std::move(neighborhood.flat);
-  request.description = neighborhood.description;
+  request.description = request.graph ? request.graph->description : neighborhood.description;
   return request;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cartcoll/topology.hpp"
+#include "util/graphs.hpp"
 
 namespace cartcoll::plan_tool {
 
@@ -52,10 +53,11 @@ PlanFigures compute_figures(const Offsets& offsets);
 std::string to_json(const PlanFigures& figures);
 std::string to_table(const PlanFigures& figures);
 
-// The command line: exactly one neighborhood source, --json optional.
+// The command line: exactly one neighborhood or graph source, --json optional.
 struct Request {
   int d = 0;
   std::vector<int> flat;  // offsets, d coordinates each
+  std::optional<graphs::EdgeList> graph;  // set for a graph source (then d and flat are empty)
   bool json = false;
   bool help = false;
   std::string description;  // e.g. "box d=3 n=3 first=-1 without zero"

@@ -1,0 +1,143 @@
+#include "graphs.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <numeric>
+#include <random>
+#include <sstream>
+
+#include "cli.hpp"
+
+namespace cartcoll::graphs {
+
+namespace {
+
+constexpr int max_processes = 1 << 20;
+constexpr long long max_edges = 1LL << 26;
+
+// A uniform double in [0, 1) from the generator's bits, the same with every standard library.
+double unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+
+// A uniform integer in [0, n), the same with every standard library (rejection of the biased tail).
+std::uint64_t below(std::mt19937_64& rng, std::uint64_t n) {
+  const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n;
+  for (;;)
+    if (const std::uint64_t x = rng(); x < limit) return x % n;
+}
+
+std::string fixed(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+}  // namespace
+
+EdgeList erdos_renyi(int size, double density, std::uint64_t seed) {
+  EdgeList graph{size, {}, "er-" + std::to_string(size) + "-" + fixed(density),
+                 "Erdős–Rényi p=" + std::to_string(size) + " density=" + fixed(density)};
+  std::mt19937_64 rng(seed);
+  for (int from = 0; from < size; ++from)
+    for (int to = 0; to < size; ++to)
+      if (to != from && unit(rng) < density) graph.edges.emplace_back(from, to);
+  return graph;
+}
+
+EdgeList random_degree(int size, int degree, std::uint64_t seed) {
+  EdgeList graph{size, {}, "deg-" + std::to_string(size) + "-" + std::to_string(degree),
+                 "random p=" + std::to_string(size) + " out-degree=" + std::to_string(degree)};
+  std::mt19937_64 rng(seed);
+  std::vector<int> others(static_cast<std::size_t>(std::max(size - 1, 0)));
+  for (int from = 0; from < size; ++from) {
+    std::iota(others.begin(), others.end(), 0);
+    for (int& rank : others) rank += rank >= from ? 1 : 0;  // every rank but `from`
+    for (int k = 0; k < degree; ++k) {  // a partial Fisher-Yates shuffle
+      const auto pick = static_cast<std::size_t>(k) + below(rng, others.size() - static_cast<std::size_t>(k));
+      std::swap(others[static_cast<std::size_t>(k)], others[pick]);
+      graph.edges.emplace_back(from, others[static_cast<std::size_t>(k)]);
+    }
+  }
+  return graph;
+}
+
+std::optional<EdgeList> read_edge_file(const std::string& path, std::optional<int> size, std::string& error) {
+  std::ifstream in(path);
+  if (!in) {
+    error = "cannot read " + path;
+    return std::nullopt;
+  }
+  EdgeList graph{0, {}, "file", "edges of " + path};
+  int largest = -1, number = 0;
+  for (std::string line; std::getline(in, line);) {
+    ++number;
+    std::replace(line.begin(), line.end(), ',', ' ');
+    std::istringstream words(line);
+    std::string first, second, extra;
+    if (!(words >> first) || first.front() == '#') continue;
+    const auto from = cli::parse_int(first);
+    const auto to = words >> second ? cli::parse_int(second) : std::nullopt;
+    if (!from || !to || words >> extra || *from < 0 || *to < 0) {
+      error = path + ":" + std::to_string(number) + ": expected two ranks";
+      return std::nullopt;
+    }
+    graph.edges.emplace_back(*from, *to);
+    largest = std::max({largest, *from, *to});
+  }
+  graph.size = size.value_or(largest + 1);
+  if (largest >= graph.size) error = path + " names rank " + std::to_string(largest) + " of " + std::to_string(graph.size);
+  else if (graph.size < 1) error = path + " has no edges; give the number of processes";
+  if (!error.empty()) return std::nullopt;
+  return graph;
+}
+
+bool parse_graph(std::span<const std::string> args, std::size_t& i, EdgeList& out, std::string& error) {
+  const std::string& option = args[i];
+  if (option != "--graph-file" && option != "--erdos-renyi" && option != "--random-degree") return false;
+  auto next = [&]() -> std::optional<std::string> {
+    if (i + 1 >= args.size()) return std::nullopt;
+    return args[++i];
+  };
+  const auto first = next();
+  const auto second = next();
+  if (option == "--graph-file") {
+    const auto size = second ? cli::parse_int(*second) : std::nullopt;
+    if (!first || !size || *size < 0 || *size > max_processes) {
+      error = "--graph-file takes FILE P (P = 0: the largest rank named plus one)";
+      return true;
+    }
+    if (auto read = read_edge_file(*first, *size == 0 ? std::nullopt : size, error)) out = std::move(*read);
+    return true;
+  }
+  const auto third = next();
+  std::optional<int> size, seed;
+  if (first) size = cli::parse_int(*first);
+  if (third) seed = cli::parse_int(*third);
+  if (!size || *size < 1 || *size > max_processes || !seed || *seed < 0) {
+    error = option + " takes P " + (option == "--erdos-renyi" ? "DENSITY" : "DEGREE") + " SEED, 1 <= P <= " +
+            std::to_string(max_processes);
+    return true;
+  }
+  if (option == "--erdos-renyi") {
+    const auto density = second ? cli::parse_double(*second) : std::nullopt;
+    if (!density || *density < 0 || *density > 1 || *density * *size * *size > static_cast<double>(max_edges))
+      error = "DENSITY must be in [0, 1] and give at most 2^26 edges";
+    else
+      out = erdos_renyi(*size, *density, static_cast<std::uint64_t>(*seed));
+  } else {
+    const auto degree = second ? cli::parse_int(*second) : std::nullopt;
+    if (!degree || *degree < 0 || *degree >= *size || static_cast<long long>(*degree) * *size > max_edges)
+      error = "DEGREE must be in 0 .. P-1 and give at most 2^26 edges";
+    else
+      out = random_degree(*size, *degree, static_cast<std::uint64_t>(*seed));
+  }
+  return true;
+}
+
+const char* usage() {
+  return "  --graph-file FILE P      OSU-style edge list, one 'source destination' per line; P processes\n"
+         "                           (0: the largest rank named plus one)\n"
+         "  --erdos-renyi P DENSITY SEED  every ordered pair an edge with probability DENSITY\n"
+         "  --random-degree P K SEED  every process sends to K distinct others, drawn uniformly\n";
+}
+
+}  // namespace cartcoll::graphs

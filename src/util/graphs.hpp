@@ -1,0 +1,37 @@
+#pragma once
+// Distributed graphs for the tools (cartcoll-plan, cartcoll-bench), MPI-free and without the library:
+// an edge list read from a file or drawn by a generator. Every process of a benchmark draws the same
+// graph from the same seed.
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace cartcoll::graphs {
+
+// Edges in order: each process's destinations in the order of its edges, each process's sources in
+// the order of the edges into it (cartcoll::Graph::from_edges).
+struct EdgeList {
+  int size = 0;  // processes
+  std::vector<std::pair<int, int>> edges;
+  std::string label;        // short, for file names and CSV: "er-64-0.1"
+  std::string description;  // for people
+};
+
+// Erdős–Rényi: every ordered pair (P, Q), P != Q, is an edge with probability `density`.
+EdgeList erdos_renyi(int size, double density, std::uint64_t seed);
+// Every process sends to `degree` distinct other processes, drawn uniformly.
+EdgeList random_degree(int size, int degree, std::uint64_t seed);
+// OSU-style: one "source destination" pair per line (blanks or a comma between them); blank lines
+// and lines starting with # are skipped. `size` is the largest rank named plus one unless given.
+std::optional<EdgeList> read_edge_file(const std::string& path, std::optional<int> size, std::string& error);
+
+// The graph options of the tools (see usage()). If args[i] is one, consumes it and its values,
+// advancing i to the last value, stores the graph and returns true; a bad value sets `error` (and
+// returns true). Returns false, touching nothing, for any other argument.
+bool parse_graph(std::span<const std::string> args, std::size_t& i, EdgeList& out, std::string& error);
+const char* usage();
+
+}  // namespace cartcoll::graphs

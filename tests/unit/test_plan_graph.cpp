@@ -1,0 +1,97 @@
+// cartcoll-plan on distributed graphs: the generators and the edge file (src/util/graphs), and the
+// per-process figures (tools/plan/graph_figures).
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "cartcoll/graph.hpp"
+#include "graph_figures.hpp"
+#include "util/graphs.hpp"
+
+namespace cartcoll {
+namespace {
+
+TEST(GraphGenerators, RandomDegreeNamesDistinctOtherProcesses) {
+  const graphs::EdgeList graph = graphs::random_degree(50, 7, 3);
+  std::vector<std::set<int>> named(50);
+  for (const auto& [from, to] : graph.edges) {
+    EXPECT_NE(from, to);
+    EXPECT_TRUE(named[static_cast<std::size_t>(from)].insert(to).second) << "a repeated destination";
+  }
+  for (const auto& destinations : named) EXPECT_EQ(destinations.size(), 7u);
+  EXPECT_EQ(graphs::random_degree(50, 7, 3).edges, graph.edges) << "the same seed, the same graph";
+  EXPECT_NE(graphs::random_degree(50, 7, 4).edges, graph.edges);
+}
+
+TEST(GraphGenerators, ErdosRenyiHasAboutTheDensityAsked) {
+  EXPECT_TRUE(graphs::erdos_renyi(40, 0.0, 1).edges.empty());
+  EXPECT_EQ(graphs::erdos_renyi(40, 1.0, 1).edges.size(), 40u * 39u);
+  const auto edges = graphs::erdos_renyi(200, 0.1, 9).edges.size();
+  EXPECT_NEAR(static_cast<double>(edges) / (200.0 * 199.0), 0.1, 0.01);  // 3980 expected, sd ~ 60
+  for (const auto& [from, to] : graphs::erdos_renyi(30, 0.5, 2).edges) EXPECT_NE(from, to);
+}
+
+TEST(GraphGenerators, EdgeFileWithCommentsCommasAndErrors) {
+  const std::string path = ::testing::TempDir() + "cartcoll_edges.txt";
+  std::ofstream(path) << "# OSU-style\n0 1\n\n1,0\n2 2\n0 1\n";
+  std::string error;
+  const auto graph = graphs::read_edge_file(path, std::nullopt, error);
+  ASSERT_TRUE(graph) << error;
+  EXPECT_EQ(graph->size, 3);
+  EXPECT_EQ(graph->edges, (std::vector<std::pair<int, int>>{{0, 1}, {1, 0}, {2, 2}, {0, 1}}));
+  EXPECT_FALSE(graphs::read_edge_file(path, 2, error)) << "rank 2 of 2 processes";
+  std::ofstream(path) << "0 1 2\n";
+  EXPECT_FALSE(graphs::read_edge_file(path, std::nullopt, error));
+  std::ofstream(path) << "0 x\n";
+  EXPECT_FALSE(graphs::read_edge_file(path, std::nullopt, error));
+  std::remove(path.c_str());
+}
+
+TEST(GraphGenerators, CommandLineOptions) {
+  graphs::EdgeList graph;
+  std::string error;
+  const std::vector<std::string> good = {"--random-degree", "10", "3", "5"};
+  std::size_t i = 0;
+  ASSERT_TRUE(graphs::parse_graph(good, i, graph, error));
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(i, 3u);
+  EXPECT_EQ(graph.edges.size(), 30u);
+  for (const std::vector<std::string>& bad :
+       {std::vector<std::string>{"--random-degree", "10", "10", "5"}, {"--erdos-renyi", "10", "1.5", "1"},
+        {"--erdos-renyi", "0", "0.5", "1"}, {"--random-degree", "10", "3"}, {"--graph-file", "/nonexistent", "0"}}) {
+    i = 0;
+    error.clear();
+    EXPECT_TRUE(graphs::parse_graph(bad, i, graph, error));
+    EXPECT_NE(error, "") << bad[0] << " " << bad[1];
+  }
+  i = 0;
+  const std::vector<std::string> other = {"--moore", "2", "1"};
+  EXPECT_FALSE(graphs::parse_graph(other, i, graph, error));
+}
+
+// Trivial: one message per destination other than the process itself (self edges are copies).
+TEST(GraphFigures, TrivialSendsOneMessagePerEdgeToAnotherProcess) {
+  const std::vector<std::pair<int, int>> edges = {{0, 1}, {0, 1}, {0, 0}, {1, 2}, {2, 0}};
+  const auto figures = plan_tool::compute_graph_figures(Graph::from_edges(4, edges));
+  ASSERT_EQ(figures.algorithms, std::vector<std::string>{"trivial"});
+  EXPECT_EQ(figures.edges, 5u);
+  ASSERT_EQ(figures.processes.size(), 4u);
+  const std::vector<int> messages = {2, 1, 1, 0}, in = {2, 2, 1, 0}, out = {3, 1, 1, 0};
+  for (std::size_t r = 0; r < 4; ++r) {
+    EXPECT_EQ(figures.processes[r].in, in[r]);
+    EXPECT_EQ(figures.processes[r].out, out[r]);
+    ASSERT_TRUE(figures.processes[r].alltoall[0]);
+    EXPECT_EQ(figures.processes[r].alltoall[0]->messages, messages[r]) << "rank " << r;
+    EXPECT_EQ(figures.processes[r].allgather[0]->volume, messages[r]) << "rank " << r;
+  }
+  const std::string json = plan_tool::to_json(figures);
+  EXPECT_NE(json.find("\"p\":4,\"edges\":5"), std::string::npos) << json;
+  EXPECT_NE(plan_tool::to_table(figures).find("4 (0..2)"), std::string::npos) << "messages over all processes (the self edge is a copy)";
+}
+
+}  // namespace
+}  // namespace cartcoll
