@@ -12,8 +12,10 @@ namespace {
 
 using Table = std::map<MPI_Request, std::unique_ptr<LibraryRequest>>;
 
-int delete_table(MPI_Comm, int, void* value, void*) {
+// MPI_COMM_SELF goes at MPI_Finalize: the table goes with it, and so does its key.
+int delete_table(MPI_Comm, int keyval, void* value, void*) {
   delete static_cast<Table*>(value);
+  MPI_Comm_free_keyval(&keyval);
   return MPI_SUCCESS;
 }
 
