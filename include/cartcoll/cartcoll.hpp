@@ -89,6 +89,8 @@ class CARTCOLL_API CartComm {
   Algorithm choose_algorithm(const Layout& layout) const;
 
   void exchange(const Layout& layout) const;
+  // An alltoall or allgather: a call repeated with equal arguments skips building its layout.
+  void exchange(const RegularArguments& arguments) const;
   // Never blocks and never communicates before it returns.
   Request iexchange(const Layout& layout) const;
   // Collective: a bad argument on any process (thrown by make_layout, say) or processes choosing
@@ -159,8 +161,8 @@ void alltoall(const CartComm& cart, std::span<const T> send, std::span<T> recv) 
   const int count = t == 0 ? 0 : static_cast<int>(recv.size() / static_cast<std::size_t>(t));
   if (send.size() != recv.size() || recv.size() != static_cast<std::size_t>(count) * static_cast<std::size_t>(t))
     throw Error(Errc::count, "alltoall: send and receive must both hold t equal blocks");
-  cart.exchange(layout::alltoall(cart.degrees(), send.data(), count, mpi_type_of<T>(), recv.data(), count,
-                                 mpi_type_of<T>()));
+  cart.exchange(RegularArguments{Collective::alltoall, send.data(), count, mpi_type_of<T>(), recv.data(), count,
+                                 mpi_type_of<T>()});
 }
 
 // send is the one block every target gets; recv holds t blocks of that size.
@@ -170,8 +172,8 @@ void allgather(const CartComm& cart, std::span<const T> send, std::span<T> recv)
   if (recv.size() != send.size() * static_cast<std::size_t>(t))
     throw Error(Errc::count, "allgather: receive must hold t blocks of the send block's size");
   const int count = static_cast<int>(send.size());
-  cart.exchange(layout::allgather(cart.degrees(), send.data(), count, mpi_type_of<T>(), recv.data(), count,
-                                  mpi_type_of<T>()));
+  cart.exchange(RegularArguments{Collective::allgather, send.data(), count, mpi_type_of<T>(), recv.data(), count,
+                                  mpi_type_of<T>()});
 }
 
 }  // namespace cartcoll

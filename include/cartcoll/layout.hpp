@@ -37,6 +37,22 @@ struct Degrees {
   int destinations = 0;
 };
 
+// The arguments of an alltoall or allgather call (one count and one datatype a side), before they
+// become a Layout. Equal arguments on the same communicator make equal layouts, so the library
+// recognizes a repeated blocking call by them without building its layout again.
+struct CARTCOLL_API RegularArguments {
+  Collective collective = Collective::alltoall;
+  const void* sendbuf = nullptr;
+  int sendcount = 0;
+  MPI_Datatype sendtype = MPI_DATATYPE_NULL;
+  void* recvbuf = nullptr;
+  int recvcount = 0;
+  MPI_Datatype recvtype = MPI_DATATYPE_NULL;
+
+  Layout layout(Degrees degrees) const;  // layout::alltoall or layout::allgather
+  friend bool operator==(const RegularArguments&, const RegularArguments&) = default;
+};
+
 namespace layout {
 
 CARTCOLL_API Layout alltoall(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,

@@ -32,6 +32,8 @@ class CARTCOLL_API NeighborComm {
   std::vector<int> destinations() const;  // in send-block order
 
   void exchange(const Layout& layout) const;
+  // An alltoall or allgather: a call repeated with equal arguments skips building its layout.
+  void exchange(const RegularArguments& arguments) const;
   Request iexchange(const Layout& layout) const;  // never blocks, never communicates before it returns
   // Collective: a bad argument on any process makes every process throw the same error.
   Request exchange_init(const std::function<Layout()>& make_layout, const RequestOptions& options = {}) const;

@@ -60,3 +60,8 @@ inline Layout alltoallw_layout(Degrees n, const void* sendbuf, const int sendcou
 #define CARTCOLL_ALLTOALL_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype
 #define CARTCOLL_ALLTOALLV_ARGS sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype
 #define CARTCOLL_ALLTOALLW_ARGS sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes
+// The blocking regular calls go as their arguments (see RegularArguments).
+#define CARTCOLL_ALLGATHER_ARGUMENTS \
+  cartcoll::RegularArguments { cartcoll::Collective::allgather, CARTCOLL_ALLGATHER_ARGS }
+#define CARTCOLL_ALLTOALL_ARGUMENTS \
+  cartcoll::RegularArguments { cartcoll::Collective::alltoall, CARTCOLL_ALLTOALL_ARGS }

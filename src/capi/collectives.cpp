@@ -18,6 +18,10 @@ int blocking(MPI_Comm cartcomm, MakeLayout&& make_layout) {
   });
 }
 
+int blocking_regular(MPI_Comm cartcomm, const RegularArguments& arguments) {
+  return capi::guarded(cartcomm, [&] { CartComm(cartcomm).exchange(arguments); });
+}
+
 template <typename MakeLayout>
 int nonblocking(MPI_Comm cartcomm, Cart_request* request, MakeLayout&& make_layout) {
   return capi::guarded(cartcomm, [&] {
@@ -58,7 +62,7 @@ extern "C" {
 
 int Cart_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm cartcomm) {
-  return blocking(cartcomm, CARTCOLL_ALLGATHER_LAYOUT);
+  return blocking_regular(cartcomm, CARTCOLL_ALLGATHER_ARGUMENTS);
 }
 int Cart_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm cartcomm) {
@@ -71,7 +75,7 @@ int Cart_allgatherw(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
 }
 int Cart_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm cartcomm) {
-  return blocking(cartcomm, CARTCOLL_ALLTOALL_LAYOUT);
+  return blocking_regular(cartcomm, CARTCOLL_ALLTOALL_ARGUMENTS);
 }
 int Cart_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,

@@ -18,6 +18,10 @@ int blocking(MPI_Comm comm, MakeLayout&& make_layout) {
   });
 }
 
+int blocking_regular(MPI_Comm comm, const RegularArguments& arguments) {
+  return capi::guarded(comm, [&] { NeighborComm(comm).exchange(arguments); });
+}
+
 template <typename MakeLayout>
 int nonblocking(MPI_Comm comm, MPI_Request* request, MakeLayout&& make_layout) {
   return capi::guarded(comm, [&] {
@@ -57,7 +61,7 @@ extern "C" {
 
 int CC_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                           MPI_Datatype recvtype, MPI_Comm comm) {
-  return blocking(comm, CARTCOLL_ALLGATHER_LAYOUT);
+  return blocking_regular(comm, CARTCOLL_ALLGATHER_ARGUMENTS);
 }
 int CC_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
@@ -65,7 +69,7 @@ int CC_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype send
 }
 int CC_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                          MPI_Datatype recvtype, MPI_Comm comm) {
-  return blocking(comm, CARTCOLL_ALLTOALL_LAYOUT);
+  return blocking_regular(comm, CARTCOLL_ALLTOALL_ARGUMENTS);
 }
 int CC_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                           void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,

@@ -66,6 +66,10 @@ Algorithm CartComm::choose_algorithm(const Layout& layout) const {
 
 void CartComm::exchange(const Layout& layout) const { detail::exchange(state(), layout, detail::Contract::cartesian); }
 
+void CartComm::exchange(const RegularArguments& arguments) const {
+  detail::exchange(state(), arguments, detail::Contract::cartesian);
+}
+
 Request CartComm::iexchange(const Layout& layout) const {
   state();  // a freed communicator throws
   return detail::iexchange(state_, comm_, layout, detail::Contract::cartesian);

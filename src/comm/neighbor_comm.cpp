@@ -63,6 +63,11 @@ void NeighborComm::exchange(const Layout& layout) const {
   detail::exchange(attached, layout, contract_of(attached));
 }
 
+void NeighborComm::exchange(const RegularArguments& arguments) const {
+  detail::CommState& attached = state(true);
+  detail::exchange(attached, arguments, contract_of(attached));
+}
+
 Request NeighborComm::iexchange(const Layout& layout) const {
   detail::CommState& attached = state(false);
   return detail::iexchange(state_, comm_, layout, contract_of(attached));

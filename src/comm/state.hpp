@@ -30,6 +30,13 @@ struct AutoChoices {
   std::map<std::tuple<Collective, int, CallKind>, Algorithm> measured;  // by family, size class, kind
 };
 
+// What a call's layout is checked against before anything is sent:
+// - cartesian: 000's contract on a communicator made by Cart_neighborhood_create: t blocks each side
+//   and, every process using the same block sizes, send block i and receive block i of equal bytes;
+// - mpi: MPI 4.1's, one receive block per source and one send block per destination (one for
+//   allgather); sizes are the processes' own business, matched per edge.
+enum class Contract { cartesian, mpi };
+
 // Who made the communicator: the library (Cart_neighborhood_create, CC_Dist_graph_create*), or MPI
 // (MPI_Dist_graph_create*, MPI_Cart_create), the library attaching its state at the first collective.
 enum class Origin { cartesian_create, graph_create, mpi_topology };
@@ -66,10 +73,19 @@ class CommState {
   // The last blocking call's execution, kept for a next call with the same schedule and blocks,
   // which then posts its messages without lowering anything again. Blocking calls never overlap on
   // a communicator, so one is enough; it owns its temp blocks.
+  // An alltoall or allgather call is also recognized by its arguments (and by what decided its
+  // algorithm), before its layout is built.
   struct RepeatedCall {
+    struct Arguments {
+      RegularArguments regular;
+      Contract contract;
+      Algorithm requested;
+      friend bool operator==(const Arguments&, const Arguments&) = default;
+    };
     const Schedule* schedule = nullptr;
     Layout layout;
     std::unique_ptr<Execution> execution;
+    std::optional<Arguments> arguments;
   };
   RepeatedCall last_blocking_call;
 

@@ -80,17 +80,26 @@ Algorithm requested_for(const CommState& state, const Layout& layout, Contract c
 // The execution of a blocking call: the last one again where the call repeats it (see
 // CommState::RepeatedCall), else a new one, kept for the next call where all its datatypes are
 // predefined (a derived datatype's handle may name another type by then).
-Execution& blocking_execution(CommState& state, const Schedule& schedule, const Layout& layout, int tag) {
+Execution& blocking_execution(CommState& state, const Schedule& schedule, const Layout& layout) {
   CommState::RepeatedCall& last = state.last_blocking_call;
-  if (last.execution && last.schedule == &schedule && last.layout == layout) {
-    last.execution->retag(tag);
-    return *last.execution;
-  }
+  if (last.execution && last.schedule == &schedule && last.layout == layout) return *last.execution;
   const bool keep = all_predefined(layout.send) && all_predefined(layout.recv);
-  auto execution = std::make_unique<Execution>(schedule, layout, state.library()->ready(), tag, Execution::Mode::once,
+  auto execution = std::make_unique<Execution>(schedule, layout, state.library()->ready(), 0, Execution::Mode::once,
                                                Reuse{&state.type_cache, !keep});
-  last = {keep ? &schedule : nullptr, keep ? layout : Layout{}, std::move(execution)};
+  last = {keep ? &schedule : nullptr, keep ? layout : Layout{}, std::move(execution), std::nullopt};
   return *last.execution;
+}
+
+// Runs a blocking call's execution to its end with the call's tag.
+void run_blocking(CommState& state, Execution& execution, int tag) {
+  execution.retag(tag);
+  execution.start();
+  ProgressEngine::instance().wait(execution);
+  if (execution.error() != MPI_SUCCESS) {
+    const int code = execution.error();
+    state.last_blocking_call = {};
+    throw Error(Errc::mpi, "a message of the collective failed", code);
+  }
 }
 
 }  // namespace
@@ -112,14 +121,22 @@ void exchange(CommState& state, const Layout& layout, Contract contract) {
   const Algorithm algorithm = resolve_algorithm(state, requested_for(state, layout, contract, state.settings.algorithm),
                                                 layout, CallKind::once, true);
   const auto schedule = state.schedule(layout.collective, algorithm);
-  Execution& execution = blocking_execution(state, *schedule, layout, tag.get());
-  execution.start();
-  ProgressEngine::instance().wait(execution);
-  if (execution.error() != MPI_SUCCESS) {
-    const int code = execution.error();
-    state.last_blocking_call = {};
-    throw Error(Errc::mpi, "a message of the collective failed", code);
+  run_blocking(state, blocking_execution(state, *schedule, layout), tag.get());
+}
+
+// Equal arguments make an equal layout, which passed its checks last time and resolves to the same
+// algorithm without communicating (`auto` keeps what it learned), so a repeat skips all of that on
+// this process alone, whatever the others do.
+void exchange(CommState& state, const RegularArguments& arguments, Contract contract) {
+  const CommState::RepeatedCall::Arguments key{arguments, contract, state.settings.algorithm};
+  CommState::RepeatedCall& last = state.last_blocking_call;
+  if (last.schedule != nullptr && last.arguments == key) {
+    const EphemeralTag tag(state.tags());
+    run_blocking(state, *last.execution, tag.get());
+    return;
   }
+  exchange(state, arguments.layout(state.degrees()), contract);
+  if (last.schedule != nullptr) last.arguments = key;
 }
 
 Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const Layout& layout, Contract contract) {

@@ -9,18 +9,13 @@
 
 namespace cartcoll::detail {
 
-// What a call's layout is checked against before anything is sent:
-// - cartesian: 000's contract on a communicator made by Cart_neighborhood_create: t blocks each side
-//   and, every process using the same block sizes, send block i and receive block i of equal bytes;
-// - mpi: MPI 4.1's, one receive block per source and one send block per destination (one for
-//   allgather); sizes are the processes' own business, matched per edge.
-enum class Contract { cartesian, mpi };
-
 void check_layout(const CommState& state, const Layout& layout, Contract contract);
 
 // What a blocking call with this layout runs (collective where `auto` measures).
 Algorithm choose(CommState& state, const Layout& layout, Contract contract);
 void exchange(CommState& state, const Layout& layout, Contract contract);
+// The same for alltoall and allgather, recognizing a repeated call by its arguments.
+void exchange(CommState& state, const RegularArguments& arguments, Contract contract);
 // Never blocks and never communicates before it returns.
 Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const Layout& layout, Contract contract);
 // Collective: processes agree on errors, the algorithm and the request's tag.

@@ -35,7 +35,8 @@ void require_size(std::span<const T> values, int t, const char* what) {
     throw Error(Errc::arg, std::string(what) + " has fewer than t entries");
 }
 
-MPI_Aint true_lower_bound(MPI_Datatype type) {
+// Where a block's data begins relative to its address: the datatype's true lower bound.
+MPI_Aint first_byte_of(MPI_Datatype type) {
   MPI_Aint lb = 0, extent = 0;
   detail::check(MPI_Type_get_true_extent(type, &lb, &extent), "MPI_Type_get_true_extent");
   return lb;
@@ -44,9 +45,10 @@ MPI_Aint true_lower_bound(MPI_Datatype type) {
 // MPI_BOTTOM and NULL are the same pointer, so a NULL buffer is legal where the datatype or the
 // displacement makes the data's addresses absolute; a block whose data would begin at address 0 is
 // a NULL buffer with a non-zero count (as MPICH checks its own calls).
-BlockSpec block_at(MPI_Aint base, MPI_Aint displacement, int count, MPI_Datatype type, const char* what) {
+BlockSpec block_at(MPI_Aint base, MPI_Aint displacement, int count, MPI_Datatype type, MPI_Aint first_byte,
+                   const char* what) {
   const BlockSpec block{MPI_Aint_add(base, displacement), count, type};
-  if (block.count > 0 && MPI_Aint_add(block.address, true_lower_bound(type)) == 0 && bytes_of(block) > 0)
+  if (block.count > 0 && MPI_Aint_add(block.address, first_byte) == 0 && bytes_of(block) > 0)
     throw Error(Errc::buffer, std::string(what) + ": a NULL buffer with a non-zero count");
   return block;
 }
@@ -61,9 +63,10 @@ std::vector<BlockSpec> regular(int t, const void* buffer, int count, MPI_Datatyp
   require_type(type, what);
   require_count(count, what);
   const MPI_Aint base = base_address(buffer), stride = extent_of(type) * count;
+  const MPI_Aint first_byte = t > 0 && count > 0 ? first_byte_of(type) : 0;
   std::vector<BlockSpec> blocks;
   blocks.reserve(static_cast<std::size_t>(t));
-  for (int i = 0; i < t; ++i) blocks.push_back(block_at(base, stride * i, count, type, what));
+  for (int i = 0; i < t; ++i) blocks.push_back(block_at(base, stride * i, count, type, first_byte, what));
   return blocks;
 }
 
@@ -74,11 +77,12 @@ std::vector<BlockSpec> irregular(int t, const void* buffer, std::span<const int>
   require_size(counts, t, what);
   require_size(displs, t, what);
   const MPI_Aint base = base_address(buffer), extent = extent_of(type);
+  const MPI_Aint first_byte = t > 0 ? first_byte_of(type) : 0;
   std::vector<BlockSpec> blocks;
   blocks.reserve(static_cast<std::size_t>(t));
   for (std::size_t i = 0; i < static_cast<std::size_t>(t); ++i) {
     require_count(counts[i], what);
-    blocks.push_back(block_at(base, extent * displs[i], counts[i], type, what));
+    blocks.push_back(block_at(base, extent * displs[i], counts[i], type, first_byte, what));
   }
   return blocks;
 }
@@ -96,7 +100,7 @@ std::vector<BlockSpec> general(int t, const void* buffer, std::span<const int> c
   for (std::size_t i = 0; i < static_cast<std::size_t>(t); ++i) {
     require_type(types[i], what);
     require_count(counts[i], what);
-    blocks.push_back(block_at(base, displs[i], counts[i], types[i], what));
+    blocks.push_back(block_at(base, displs[i], counts[i], types[i], counts[i] > 0 ? first_byte_of(types[i]) : 0, what));
   }
   return blocks;
 }
@@ -151,6 +155,12 @@ Layout allgatherw(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datat
 }  // namespace cartcoll::layout
 
 namespace cartcoll {
+
+Layout RegularArguments::layout(Degrees degrees) const {
+  return collective == Collective::allgather
+             ? layout::allgather(degrees, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype)
+             : layout::alltoall(degrees, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+}
 
 long long bytes_of(const BlockSpec& block) {
   int size = 0;

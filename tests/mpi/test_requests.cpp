@@ -163,6 +163,35 @@ TEST_F(SharedDatatypes, SameAndChangedAndReallocatedBuffers) {
   exchange(send, recv, 2, MPI_INT, ++call, true);
 }
 
+// A blocking alltoall or allgather repeated with equal arguments reuses the last call's execution
+// without building its layout (CommState::RepeatedCall). The same pointers and counts in another
+// collective, or the same blocks reached through the v form in between, must not be taken for it.
+TEST_F(SharedDatatypes, RepeatedArgumentsAreRecognizedPerCollective) {
+  std::vector<int> send(16), recv(16);
+  int call = 0;
+  for (int round = 0; round < 2; ++round) {
+    exchange(send, recv, 2, MPI_INT, ++call, true);
+    exchange(send, recv, 2, MPI_INT, ++call, true);
+    // allgather through the same pointers and counts: send block 0 goes to every target
+    ++call;
+    for (int k = 0; k < 2; ++k) send[static_cast<std::size_t>(k)] = value(rank_, 0, k, call);
+    ASSERT_EQ(Cart_allgather(send.data(), 2, MPI_INT, recv.data(), 2, MPI_INT, cart_), MPI_SUCCESS);
+    for (int i = 0; i < 8; ++i)
+      for (int k = 0; k < 2; ++k)
+        ASSERT_EQ(recv[static_cast<std::size_t>(2 * i + k)], value(sources_[static_cast<std::size_t>(i)], 0, k, call))
+            << "allgather after alltoall, block " << i;
+    // the v form of the same blocks, then the regular form again
+    ++call;
+    for (int i = 0; i < 16; ++i) send[static_cast<std::size_t>(i)] = value(rank_, i / 2, i % 2, call);
+    const std::vector<int> counts(8, 2), displs{0, 2, 4, 6, 8, 10, 12, 14};
+    ASSERT_EQ(Cart_alltoallv(send.data(), counts.data(), displs.data(), MPI_INT, recv.data(), counts.data(),
+                             displs.data(), MPI_INT, cart_),
+              MPI_SUCCESS);
+    for (int i = 0; i < 16; ++i)
+      ASSERT_EQ(recv[static_cast<std::size_t>(i)], value(sources_[static_cast<std::size_t>(i / 2)], i / 2, i % 2, call));
+  }
+}
+
 TEST_F(SharedDatatypes, ReusedHandlesOfDerivedDatatypesAreNotConfused) {
   std::vector<int> send(32), recv(32);
   for (int call = 1; call <= 4; ++call) {
