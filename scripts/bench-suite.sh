@@ -7,8 +7,9 @@
 #   bash scripts/bench-suite.sh [--quick | --full] [--procs N] [--out DIR] [--reps N] [--step-timeout S]
 #                               [--transports LIST] [--budget S] [--docs]
 #
-#   --quick   27 ranks, Moore 3 1 and box 3 3 -1, sizes 1,10,100, alltoall and allgather, 50 reps,
-#             Open MPI over TCP and shared memory only (a few minutes)
+#   --quick   27 ranks, Moore 3 1 and box 3 3 -1, sizes 1,10,100, alltoall and allgather, and a random
+#             graph of out-degree 6 (alltoall, sizes 1,100,10000), 50 reps, Open MPI over TCP and
+#             shared memory only (a few minutes)
 #   --full    also the neighborhoods that are slow on a small machine (box d=5 n=5, Moore with more
 #             than 700 neighbors, shales 3 3 7)
 #   --procs N run every step on N processes (default: 16 for d=2 and d=4, 27 for d=3, 32 for d=5;
@@ -80,6 +81,7 @@ impls_full=cart-trivial,cart-combining,cart-torus,cart-auto,cart-auto-persistent
 impls_quick=cart-trivial,cart-combining,cart-auto,cart-auto-persistent,mpi-neighbor,ideal
 impls_target=cart-trivial,cart-combining,cart-auto,mpi-neighbor,ideal
 impls_core=cart-trivial,cart-combining,cart-auto,mpi-neighbor
+impls_graph=cc-trivial,cc-trivial-persistent,mpi-neighbor,mpi-ineighbor,mpi-neighbor-persistent,ideal
 max_t=700
 [ "$mode" = full ] && max_t=1000000
 
@@ -107,8 +109,19 @@ for transport in "${transports[@]}"; do
       add "$transport" "$op box-3-3--1" 3 27 "--op $op --box 3 3 -1 --sizes 1,10,100 --impl $impls_quick"
     done
     add "$transport" "setup moore-3-1" 3 26 "--setup --moore 3 1"
+    # Issue 10: the trivial schedule on a random graph (6 destinations per process) against MPI's.
+    p=$(procs_for 3)
+    add "$transport" "alltoall graph deg-$p-6" 3 6 "--op alltoall --random-degree $p 6 1 --sizes 1,100,10000 --impl $impls_graph"
     continue
   fi
+  # Issue 10: distributed graphs, the trivial schedule against MPI_Neighbor_* at every size.
+  p=$(procs_for 3)
+  for op in alltoall allgather alltoallv; do
+    add "$transport" "$op graph deg-$p-6" 3 6 \
+      "--op $op --random-degree $p 6 1 --sizes 1,16,128,1024,16384 --impl $impls_graph"
+  done
+  add "$transport" "alltoall graph er-$p-0.3" 3 8 \
+    "--op alltoall --erdos-renyi $p 0.3 2 --sizes 1,16,128,1024,16384 --impl $impls_graph"
   # The issue's targets first (27 ranks, Moore 3 1): cart-auto against the better of trivial and
   # combining from 1 to 10^5 ints, and the 1-int ratios to mpi-neighbor and ideal.
   for op in alltoall allgather; do
