@@ -20,6 +20,7 @@
 #   --budget S  start no step after S seconds; the steps left are listed as not run (the issue's
 #             target experiments come first in each transport, so they are never the ones cut)
 #   --docs    also rewrite docs/results.md from this run (otherwise docs/ is left alone)
+#   --only RE run only the steps whose name matches the extended regular expression RE (e.g. 'graph')
 #   --list    print the steps and exit
 # Steps the benchmark program cannot run (an option it lacks, an implementation it does not have, a
 # crash or a timeout) are retried once with the core implementations, then recorded as skipped.
@@ -35,6 +36,7 @@ budget=""
 transports_override=""
 write_docs=0
 list_only=0
+only=""
 while (($#)); do
   case $1 in
     --quick) mode=quick ;;
@@ -47,7 +49,8 @@ while (($#)); do
     --budget) budget=$2; shift ;;
     --docs) write_docs=1 ;;
     --list) list_only=1 ;;
-    -h|--help) sed -n '2,27p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --only) only=$2; shift ;;
+    -h|--help) sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-suite.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -101,7 +104,10 @@ pow() { local b=$1 e=$2 v=1; while ((e-- > 0)); do v=$((v * b)); done; echo $v; 
 
 # A step: "transport|name|d|t|args" (args are cartcoll-bench options; name is what the progress shows).
 steps=()
-add() { steps+=("$1|$2|$3|$4|$5"); }
+add() {
+  [ -n "$only" ] && ! [[ $2 =~ $only ]] && return
+  steps+=("$1|$2|$3|$4|$5")
+}
 for transport in "${transports[@]}"; do
   if [ "$mode" = quick ]; then
     for op in alltoall allgather; do
