@@ -93,8 +93,7 @@ Execution& blocking_execution(CommState& state, const Schedule& schedule, const 
 // Runs a blocking call's execution to its end with the call's tag.
 void run_blocking(CommState& state, Execution& execution, int tag) {
   execution.retag(tag);
-  execution.start();
-  ProgressEngine::instance().wait(execution);
+  execution.run();
   if (execution.error() != MPI_SUCCESS) {
     const int code = execution.error();
     state.last_blocking_call = {};

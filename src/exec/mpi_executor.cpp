@@ -130,16 +130,50 @@ void Execution::post_phase(ProgressEngine& engine) {
     for (MPI_Request handle : phase.handles) engine.post(*this, handle, ProgressEngine::Kind::started_persistent);
     return;
   }
-  for (const Lowered& m : phase.recvs) {
-    MPI_Request request = MPI_REQUEST_NULL;
-    check(MPI_Irecv(m.buffer, m.count, m.type, m.peer, tag_, comm_, &request), "MPI_Irecv");
-    engine.post(*this, request, ProgressEngine::Kind::owned_by_engine);
-  }
-  for (const Lowered& m : phase.sends) {
-    MPI_Request request = MPI_REQUEST_NULL;
+  for (const Lowered& m : phase.recvs) engine.post(*this, post(m, false), ProgressEngine::Kind::owned_by_engine);
+  for (const Lowered& m : phase.sends) engine.post(*this, post(m, true), ProgressEngine::Kind::owned_by_engine);
+}
+
+MPI_Request Execution::post(const Lowered& m, bool send) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  if (send)
     check(MPI_Isend(m.buffer, m.count, m.type, m.peer, tag_, comm_, &request), "MPI_Isend");
-    engine.post(*this, request, ProgressEngine::Kind::owned_by_engine);
+  else
+    check(MPI_Irecv(m.buffer, m.count, m.type, m.peer, tag_, comm_, &request), "MPI_Irecv");
+  return request;
+}
+
+void Execution::run() {
+  if (run_alone()) return;
+  start();
+  ProgressEngine::instance().wait(*this);
+}
+
+// False, doing nothing, where the engine must run it. A failed phase leaves nothing behind: what
+// MPI_Waitall did not complete is cancelled and freed.
+bool Execution::run_alone() {
+  if (mode_ != Mode::once || gate_ || !ProgressEngine::instance().idle()) return false;
+  begin();
+  try {
+    for (current_ = 0; current_ < phases_.size(); ++current_) {
+      const LoweredPhase& phase = phases_[current_];
+      alone_.clear();
+      for (const Lowered& m : phase.recvs) alone_.push_back(post(m, false));
+      for (const Lowered& m : phase.sends) alone_.push_back(post(m, true));
+      if (!alone_.empty())
+        check(MPI_Waitall(static_cast<int>(alone_.size()), alone_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+      run_copies();
+    }
+    finish();
+  } catch (const Error& error) {
+    for (MPI_Request& request : alone_) {
+      if (request == MPI_REQUEST_NULL) continue;
+      MPI_Cancel(&request);
+      MPI_Request_free(&request);
+    }
+    fail(error.mpi_code() != MPI_SUCCESS ? error.mpi_code() : MPI_ERR_INTERN);
   }
+  return true;
 }
 
 void Execution::run_copies() {

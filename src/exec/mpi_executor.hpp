@@ -39,6 +39,10 @@ class Execution : public Progressing {
 
   // Starts the schedule through the engine (or when the gate opens); wait or test it there.
   void start();
+  // Starts and completes the schedule (a blocking call). With the engine idle, no other operation
+  // needs progress meanwhile, so each phase is posted and completed with one MPI_Waitall and none of
+  // the engine's bookkeeping; otherwise through the engine.
+  void run();
   // Mode once, between runs: the next start's messages carry `tag`.
   void retag(int tag) noexcept { tag_ = tag; }
   bool active() const noexcept { return !complete(); }
@@ -59,6 +63,8 @@ class Execution : public Progressing {
 
   void advance(ProgressEngine& engine) noexcept override;
   void post_phase(ProgressEngine& engine);
+  MPI_Request post(const Lowered& message, bool send);
+  bool run_alone();
   void run_copies();
 
   BlockSpec resolve(BlockRef ref) const;
@@ -78,6 +84,7 @@ class Execution : public Progressing {
   BlockArena own_temps_;
   std::span<const BlockSpec> temp_blocks_;  // own_temps_'s or the cache's
   std::vector<std::byte> pack_scratch_;
+  std::vector<MPI_Request> alone_;  // run_alone: the current phase's requests
   std::size_t current_ = 0;
   bool posted_ = false;  // the current phase's messages are posted
   std::shared_ptr<CommGate> gate_;

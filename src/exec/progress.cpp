@@ -70,18 +70,14 @@ void ProgressEngine::block_once() {
 }
 
 void ProgressEngine::start(Progressing& work) {
-  work.complete_ = false;
-  work.error_ = MPI_SUCCESS;
+  work.begin();
   work.registered_ = true;
   ++registered_;
   work.advance(*this);
   if (work.complete_ && work.outstanding_ == 0) unregister(work);
 }
 
-void ProgressEngine::defer(Progressing& work) noexcept {
-  work.complete_ = false;
-  work.error_ = MPI_SUCCESS;
-}
+void ProgressEngine::defer(Progressing& work) noexcept { work.begin(); }
 
 void ProgressEngine::unregister(Progressing& work) noexcept {
   if (!work.registered_) return;

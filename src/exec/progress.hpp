@@ -34,6 +34,11 @@ class Progressing {
   // ProgressEngine::post, or calls finish(). Must not throw; an MPI error goes to fail().
   virtual void advance(ProgressEngine& engine) noexcept = 0;
   void finish() noexcept { complete_ = true; }
+  // Active again, without error (each start).
+  void begin() noexcept {
+    complete_ = false;
+    error_ = MPI_SUCCESS;
+  }
   bool waiting() const noexcept { return outstanding_ > 0; }  // requests posted and not yet complete
   void fail(int code) noexcept;
 
@@ -83,6 +88,8 @@ class ProgressEngine {
             MPI_Status* status = nullptr);
 
   std::size_t outstanding() const noexcept { return requests_.size(); }
+  // No operation of the library is active: nothing needs this process's progress but what it waits for.
+  bool idle() const noexcept { return registered_ == 0 && requests_.empty(); }
 
  private:
   struct Entry {
