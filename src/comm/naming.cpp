@@ -55,9 +55,10 @@ void set_naming(MPI_Comm comm, CartesianNaming naming) {
   int inter = 0;
   detail::check(MPI_Comm_test_inter(comm, &inter), "MPI_Comm_test_inter");
   if (inter) throw Error(Errc::comm, "an intercommunicator cannot be named: its ranks are the remote group's");
-  if (naming.size() > size_of(comm))
+  const int size = size_of(comm);
+  if (naming.size() > size)
     throw Error(Errc::dims, "the grid has " + std::to_string(naming.size()) + " processes, the communicator " +
-                                std::to_string(size_of(comm)));
+                                std::to_string(size));
   auto value = std::make_unique<CartesianNaming>(std::move(naming));
   // MPI deletes the naming this replaces (delete_naming).
   detail::check(MPI_Comm_set_attr(comm, naming_keyval(), value.get()), "MPI_Comm_set_attr");
