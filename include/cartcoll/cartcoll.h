@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include "cartcoll/export.h"
+#include "cartcoll/unified.h"
 
 #ifdef __cplusplus
 extern "C" {

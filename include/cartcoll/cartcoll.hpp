@@ -111,7 +111,8 @@ struct CreateOptions {
   MPI_Info info = MPI_INFO_NULL;  // cartcoll_algorithm = a registered planner's name | auto
 };
 
-// Owns a communicator with a neighborhood attached; empty on processes beyond the grid's size.
+// Owns an MPI communicator and frees it: one with a neighborhood attached (create), a sub-grid
+// (create_sub), a base communicator (comm_base). Empty on processes that get none (beyond the grid).
 class CARTCOLL_API Communicator {
  public:
   Communicator() = default;

@@ -4,16 +4,15 @@
 #include "../comm/create.hpp"
 #include "../comm/state.hpp"
 #include "cartcoll/cartcoll.h"
+#include "c_arrays.hpp"
 #include "errors.hpp"
 
 using namespace cartcoll;
+using capi::copy_of;
+using capi::fill;
+using capi::require;
 
 namespace {
-
-std::vector<int> copy_of(const int* values, std::size_t count, const char* what) {
-  if (count > 0 && values == nullptr) throw Error(Errc::arg, std::string(what) + " is NULL");
-  return std::vector<int>(values, values + count);
-}
 
 detail::NeighborhoodSpec parse(int d, const int dimensions[], const int periods[], int t, const int targetrelative[],
                                const int weight[], MPI_Info info, MPI_Comm* cartcomm) {
@@ -36,14 +35,6 @@ detail::NeighborhoodSpec parse(int d, const int dimensions[], const int periods[
 template <typename Body>
 int with_cart(MPI_Comm cartcomm, Body&& body) {
   return capi::guarded(cartcomm, [&] { body(CartComm(cartcomm)); });
-}
-
-void require(const void* pointer, const char* what) {
-  if (pointer == nullptr) throw Error(Errc::arg, std::string(what) + " is NULL");
-}
-
-void fill(const std::vector<int>& values, int max, int* into) {
-  std::copy_n(values.begin(), std::min<std::size_t>(values.size(), static_cast<std::size_t>(max)), into);
 }
 
 }  // namespace

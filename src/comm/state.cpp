@@ -1,10 +1,10 @@
 #include "state.hpp"
 
-#include <cstdint>
 #include <string>
 
 #include "../exec/mpi_check.hpp"
 #include "cartcoll/error.hpp"
+#include "keyval.hpp"
 
 namespace cartcoll::detail {
 
@@ -81,27 +81,9 @@ int delete_state(MPI_Comm, int, void* value, void*) {
   return MPI_SUCCESS;
 }
 
-// Frees the state keyval when MPI_COMM_SELF goes at MPI_Finalize.
-int free_keyvals(MPI_Comm, int own_keyval, void*, void* extra_state) {
-  int state_keyval = static_cast<int>(reinterpret_cast<std::intptr_t>(extra_state));
-  MPI_Comm_free_keyval(&state_keyval);
-  MPI_Comm_free_keyval(&own_keyval);
-  return MPI_SUCCESS;
-}
-
-int make_state_keyval() {
-  int keyval = MPI_KEYVAL_INVALID, cleanup = MPI_KEYVAL_INVALID;
-  check(MPI_Comm_create_keyval(copy_state, delete_state, &keyval, nullptr), "MPI_Comm_create_keyval");
-  check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, free_keyvals, &cleanup,
-                               reinterpret_cast<void*>(static_cast<std::intptr_t>(keyval))),
-        "MPI_Comm_create_keyval");
-  check(MPI_Comm_set_attr(MPI_COMM_SELF, cleanup, nullptr), "MPI_Comm_set_attr");
-  return keyval;
-}
-
 // Process-wide: an MPI attribute key.
 int state_keyval() {
-  static const int keyval = make_state_keyval();
+  static const int keyval = create_keyval_freed_at_finalize(copy_state, delete_state);
   return keyval;
 }
 

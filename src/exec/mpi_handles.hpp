@@ -1,5 +1,5 @@
 #pragma once
-// RAII owners of the MPI handles the executor creates.
+// RAII owners of the MPI handles the library creates.
 #include <mpi.h>
 
 #include <utility>
@@ -40,6 +40,21 @@ class RequestSlot {
 
  private:
   MPI_Request handle_ = MPI_REQUEST_NULL;
+};
+
+// A process group, freed on destruction.
+class Group {
+ public:
+  explicit Group(MPI_Group handle) : handle_(handle) {}
+  Group(const Group&) = delete;
+  Group& operator=(const Group&) = delete;
+  ~Group() {
+    if (handle_ != MPI_GROUP_NULL) MPI_Group_free(&handle_);
+  }
+  MPI_Group get() const noexcept { return handle_; }
+
+ private:
+  MPI_Group handle_;
 };
 
 }  // namespace cartcoll::detail

@@ -5,7 +5,7 @@
 namespace census {
 
 struct Calls {
-  long long collectives = 0;  // MPI_Barrier, MPI_Allreduce, MPI_Bcast, their I-forms, MPI_Comm_dup/idup
+  long long collectives = 0;  // MPI_Barrier, MPI_Allreduce, MPI_Bcast, their I-forms, communicator constructors
   long long blocking = 0;     // MPI_Wait, MPI_Waitall, MPI_Waitany, MPI_Waitsome
 };
 
@@ -13,7 +13,7 @@ void reset_calls();
 Calls calls();
 
 namespace detail {
-void note_collective();  // for the MPI_Comm_dup wrapper, which handle_census.cpp owns
+void note_collective();  // for the communicator constructors, whose wrappers handle_census.cpp owns
 }  // namespace detail
 
 }  // namespace census

@@ -19,6 +19,12 @@ std::set<MPI_Comm>& communicators() {
   return live;
 }
 
+// A communicator a constructor made (none where the process is not in it).
+int counted(int code, const MPI_Comm* made) {
+  if (code == MPI_SUCCESS && *made != MPI_COMM_NULL) communicators().insert(*made);
+  return code;
+}
+
 }  // namespace
 
 namespace census {
@@ -76,6 +82,28 @@ int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int period
   const int code = PMPI_Cart_create(comm, ndims, dims, periods, reorder, cart);
   if (code == MPI_SUCCESS && *cart != MPI_COMM_NULL) communicators().insert(*cart);
   return code;
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+  census::detail::note_collective();
+  return counted(PMPI_Comm_split(comm, color, key, newcomm), newcomm);
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+  census::detail::note_collective();
+  return counted(PMPI_Comm_create(comm, group, newcomm), newcomm);
+}
+
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
+                         MPI_Comm* newintercomm) {
+  census::detail::note_collective();
+  return counted(PMPI_Intercomm_create(local_comm, local_leader, peer_comm, remote_leader, tag, newintercomm),
+                 newintercomm);
+}
+
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
+  census::detail::note_collective();
+  return counted(PMPI_Intercomm_merge(intercomm, high, newintracomm), newintracomm);
 }
 
 int MPI_Comm_free(MPI_Comm* comm) {

@@ -7,23 +7,10 @@
 
 #include "cartcoll/error.hpp"
 #include "cartcoll/topology.hpp"
+#include "throws.hpp"
 
 namespace cartcoll {
 namespace {
-
-template <class F>
-::testing::AssertionResult throws_error(F&& f, Errc kind) {
-  try {
-    f();
-  } catch (const Error& e) {
-    if (e.kind() == kind) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << "Error of kind " << static_cast<int>(e.kind()) << " (" << e.what()
-                                         << "), expected kind " << static_cast<int>(kind);
-  } catch (const std::exception& e) {
-    return ::testing::AssertionFailure() << "threw a non-cartcoll exception: " << e.what();
-  }
-  return ::testing::AssertionFailure() << "did not throw";
-}
 
 std::optional<int> shift1(const Grid& grid, int coord, int offset, int sign = +1) {
   const int coords[] = {coord};
