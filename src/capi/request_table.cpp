@@ -4,6 +4,7 @@
 #include <map>
 #include <memory>
 
+#include "../comm/keyval.hpp"
 #include "../exec/mpi_check.hpp"
 
 namespace cartcoll::capi {
@@ -12,20 +13,14 @@ namespace {
 
 using Table = std::map<MPI_Request, std::unique_ptr<LibraryRequest>>;
 
-// MPI_COMM_SELF goes at MPI_Finalize: the table goes with it, and so does its key.
-int delete_table(MPI_Comm, int keyval, void* value, void*) {
+int delete_table(MPI_Comm, int, void* value, void*) {
   delete static_cast<Table*>(value);
-  MPI_Comm_free_keyval(&keyval);
   return MPI_SUCCESS;
 }
 
-// The table of this process: an attribute of MPI_COMM_SELF, made on first use.
+// The table of this process: an attribute of MPI_COMM_SELF, made on first use, gone at MPI_Finalize.
 Table& table() {
-  static const int keyval = [] {
-    int made = MPI_KEYVAL_INVALID;
-    detail::check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_table, &made, nullptr), "MPI_Comm_create_keyval");
-    return made;
-  }();
+  static const int keyval = detail::create_keyval_freed_at_finalize(MPI_COMM_NULL_COPY_FN, delete_table);
   void* value = nullptr;
   int found = 0;
   detail::check(MPI_Comm_get_attr(MPI_COMM_SELF, keyval, &value, &found), "MPI_Comm_get_attr");
