@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include "cartcoll/export.h"
+#include "cartcoll/iso.h" /* 002's Iso_* interface */
 
 #ifdef __cplusplus
 extern "C" {
