@@ -11,6 +11,7 @@
 
 #include "cartcoll/export.h"
 #include "cartcoll/unified.h"
+#include "cartcoll/iso.h" /* 002's Iso_* interface */
 
 #ifdef __cplusplus
 extern "C" {

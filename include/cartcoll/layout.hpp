@@ -69,6 +69,15 @@ CARTCOLL_API Layout allgather(Degrees degrees, const void* sendbuf, int sendcoun
 CARTCOLL_API Layout allgatherv(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                void* recvbuf, std::span<const int> recvcounts, std::span<const int> displs,
                                MPI_Datatype recvtype);
+// The v forms with MPI_Aint displacements, still counted in extents of the datatype, as 002's Iso_
+// interface (and MPI-4's large-count neighborhood collectives) take them.
+CARTCOLL_API Layout alltoallv(Degrees degrees, const void* sendbuf, std::span<const int> sendcounts,
+                              std::span<const MPI_Aint> sdispls, MPI_Datatype sendtype, void* recvbuf,
+                              std::span<const int> recvcounts, std::span<const MPI_Aint> rdispls,
+                              MPI_Datatype recvtype);
+CARTCOLL_API Layout allgatherv(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void* recvbuf, std::span<const int> recvcounts, std::span<const MPI_Aint> displs,
+                               MPI_Datatype recvtype);
 CARTCOLL_API Layout allgatherw(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                void* recvbuf, std::span<const int> recvcounts, std::span<const MPI_Aint> displs,
                                std::span<const MPI_Datatype> recvtypes);

@@ -1,5 +1,5 @@
 #pragma once
-// The C collectives' argument lists as Layouts, for every C face (Cart_*, CC_*): one builder per
+// The C collectives' argument lists as Layouts, for every C face (Cart_*, CC_*, Iso_*): one builder per
 // collective, given the neighborhood's degrees (which size the count, displacement and type arrays).
 #include <algorithm>
 #include <span>
@@ -18,8 +18,10 @@ inline Layout allgather_layout(Degrees n, const void* sendbuf, int sendcount, MP
   return layout::allgather(n, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 
-inline Layout allgatherv_layout(Degrees n, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                                const int recvcounts[], const int displs[], MPI_Datatype recvtype) {
+// The v builders take int displacements (MPI) or MPI_Aint ones (002's Iso_), in extents either way.
+template <typename Displacement>
+Layout allgatherv_layout(Degrees n, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                         const int recvcounts[], const Displacement displs[], MPI_Datatype recvtype) {
   return layout::allgatherv(n, sendbuf, sendcount, sendtype, recvbuf, array(recvcounts, n.sources),
                             array(displs, n.sources), recvtype);
 }
@@ -35,9 +37,10 @@ inline Layout alltoall_layout(Degrees n, const void* sendbuf, int sendcount, MPI
   return layout::alltoall(n, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 
-inline Layout alltoallv_layout(Degrees n, const void* sendbuf, const int sendcounts[], const int sdispls[],
-                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
-                               MPI_Datatype recvtype) {
+template <typename Displacement>
+Layout alltoallv_layout(Degrees n, const void* sendbuf, const int sendcounts[], const Displacement sdispls[],
+                        MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const Displacement rdispls[],
+                        MPI_Datatype recvtype) {
   return layout::alltoallv(n, sendbuf, array(sendcounts, n.destinations), array(sdispls, n.destinations), sendtype,
                            recvbuf, array(recvcounts, n.sources), array(rdispls, n.sources), recvtype);
 }

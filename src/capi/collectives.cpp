@@ -33,21 +33,6 @@ int nonblocking(MPI_Comm cartcomm, Cart_request* request, MakeLayout&& make_layo
   });
 }
 
-template <typename MakeLayout>
-int persistent(MPI_Comm cartcomm, MPI_Info info, Cart_request* request, MakeLayout&& make_layout) {
-  return capi::guarded(cartcomm, [&] {
-    if (request != nullptr) *request = CART_REQUEST_NULL;
-    CartComm cart(cartcomm);
-    Request made = cart.exchange_init(
-        [&] {
-          if (request == nullptr) throw Error(Errc::request, "request is NULL");
-          return make_layout(cart.degrees());
-        },
-        RequestOptions{std::nullopt, info});
-    *request = std::make_unique<Cart_request_s>(Cart_request_s{std::move(made)}).release();
-  });
-}
-
 }  // namespace
 
 // Each collective's argument list, as a layout builder of the degrees; the three forms share it.
@@ -120,32 +105,32 @@ int Cart_ialltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint 
 
 int Cart_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                         MPI_Datatype recvtype, MPI_Comm cartcomm, MPI_Info info, Cart_request* request) {
-  return persistent(cartcomm, info, request, CARTCOLL_ALLGATHER_LAYOUT);
+  return capi::persistent(cartcomm, info, request, CARTCOLL_ALLGATHER_LAYOUT);
 }
 int Cart_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm cartcomm,
                          MPI_Info info, Cart_request* request) {
-  return persistent(cartcomm, info, request, CARTCOLL_ALLGATHERV_LAYOUT);
+  return capi::persistent(cartcomm, info, request, CARTCOLL_ALLGATHERV_LAYOUT);
 }
 int Cart_allgatherw_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                          const int recvcounts[], const MPI_Aint displs[], const MPI_Datatype recvtypes[],
                          MPI_Comm cartcomm, MPI_Info info, Cart_request* request) {
-  return persistent(cartcomm, info, request, CARTCOLL_ALLGATHERW_LAYOUT);
+  return capi::persistent(cartcomm, info, request, CARTCOLL_ALLGATHERW_LAYOUT);
 }
 int Cart_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                        MPI_Datatype recvtype, MPI_Comm cartcomm, MPI_Info info, Cart_request* request) {
-  return persistent(cartcomm, info, request, CARTCOLL_ALLTOALL_LAYOUT);
+  return capi::persistent(cartcomm, info, request, CARTCOLL_ALLTOALL_LAYOUT);
 }
 int Cart_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                         void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                         MPI_Comm cartcomm, MPI_Info info, Cart_request* request) {
-  return persistent(cartcomm, info, request, CARTCOLL_ALLTOALLV_LAYOUT);
+  return capi::persistent(cartcomm, info, request, CARTCOLL_ALLTOALLV_LAYOUT);
 }
 int Cart_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                         const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                         const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm cartcomm,
                         MPI_Info info, Cart_request* request) {
-  return persistent(cartcomm, info, request, CARTCOLL_ALLTOALLW_LAYOUT);
+  return capi::persistent(cartcomm, info, request, CARTCOLL_ALLTOALLW_LAYOUT);
 }
 
 }  // extern "C"

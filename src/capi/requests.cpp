@@ -8,14 +8,6 @@ using namespace cartcoll;
 
 namespace {
 
-// Errors on a request go to its communicator's handler; a null request has none (MPI_COMM_SELF).
-template <typename Body>
-int with_request(Cart_request* request, Body&& body) {
-  if (request == nullptr || *request == CART_REQUEST_NULL)
-    return capi::raise(MPI_COMM_SELF, MPI_ERR_REQUEST);
-  return capi::guarded((*request)->request.comm(), [&] { body((*request)->request); });
-}
-
 // A completed nonblocking request is freed and the handle set to CART_REQUEST_NULL, as MPI does.
 void release_if_done(Cart_request* request) {
   if (!(*request)->request) {
@@ -29,12 +21,12 @@ void release_if_done(Cart_request* request) {
 extern "C" {
 
 int Cart_start(Cart_request* request) {
-  return with_request(request, [](Request& handle) { handle.start(); });
+  return capi::with_request(request, [](Request& handle) { handle.start(); });
 }
 
 int Cart_wait(Cart_request* request) {
   if (request != nullptr && *request == CART_REQUEST_NULL) return MPI_SUCCESS;  // as MPI_Wait on MPI_REQUEST_NULL
-  const int code = with_request(request, [](Request& handle) { handle.wait(); });
+  const int code = capi::with_request(request, [](Request& handle) { handle.wait(); });
   if (code == MPI_SUCCESS) release_if_done(request);
   return code;
 }
@@ -45,7 +37,7 @@ int Cart_test(Cart_request* request, int* flag) {
     *flag = 1;
     return MPI_SUCCESS;
   }
-  const int code = with_request(request, [&](Request& handle) { *flag = handle.test() ? 1 : 0; });
+  const int code = capi::with_request(request, [&](Request& handle) { *flag = handle.test() ? 1 : 0; });
   if (code == MPI_SUCCESS && *flag) release_if_done(request);
   return code;
 }
@@ -62,15 +54,6 @@ int Cart_waitall(int count, Cart_request requests[]) {
   return first_error;
 }
 
-int Cart_request_free(Cart_request* request) {
-  const int code = with_request(request, [](Request& handle) {
-    if (handle.active()) throw Error(Errc::request, "Cart_request_free on an active request");
-  });
-  if (code == MPI_SUCCESS) {
-    std::unique_ptr<Cart_request_s> freed(*request);
-    *request = CART_REQUEST_NULL;
-  }
-  return code;
-}
+int Cart_request_free(Cart_request* request) { return capi::free_request(request); }
 
 }  // extern "C"

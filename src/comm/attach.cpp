@@ -39,10 +39,8 @@ Neighborhood old_graph(MPI_Comm comm, int rank, int size) {
 // rule for repeated edges (the k-th occurrence matches the k-th) then differs from the renumbering:
 // such a topology is served as the graph it is.
 Neighborhood cartesian_topology(MPI_Comm comm, int size) {
-  int d = 0;
-  check(MPI_Cartdim_get(comm, &d), "MPI_Cartdim_get");
-  std::vector<int> dims(static_cast<std::size_t>(d)), periods(dims.size()), coords(dims.size());
-  if (d > 0) check(MPI_Cart_get(comm, d, dims.data(), periods.data(), coords.data()), "MPI_Cart_get");
+  auto [dims, periods, coords] = mpi_cartesian_of(comm);
+  const int d = static_cast<int>(dims.size());
   bool repeats = false;
   for (int k = 0; k < d; ++k) repeats = repeats || (periods[static_cast<std::size_t>(k)] && dims[static_cast<std::size_t>(k)] <= 2);
   if (repeats || d == 0) {
@@ -64,6 +62,19 @@ Neighborhood cartesian_topology(MPI_Comm comm, int size) {
 }
 
 }  // namespace
+
+MpiCartesian mpi_cartesian_of(MPI_Comm comm) {
+  int topology = MPI_UNDEFINED, d = 0;
+  check(MPI_Topo_test(comm, &topology), "MPI_Topo_test");
+  if (topology != MPI_CART) throw Error(Errc::topology, "the communicator has no Cartesian topology (MPI_Cart_create)");
+  check(MPI_Cartdim_get(comm, &d), "MPI_Cartdim_get");
+  MpiCartesian cartesian{std::vector<int>(static_cast<std::size_t>(d)), std::vector<int>(static_cast<std::size_t>(d)),
+                         std::vector<int>(static_cast<std::size_t>(d))};
+  if (d > 0)
+    check(MPI_Cart_get(comm, d, cartesian.dims.data(), cartesian.periods.data(), cartesian.coords.data()),
+          "MPI_Cart_get");
+  return cartesian;
+}
 
 Neighborhood neighborhood_of_topology(MPI_Comm comm, Weights& weights) {
   int topology = MPI_UNDEFINED, rank = 0, size = 0;

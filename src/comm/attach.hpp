@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <vector>
 
 #include "state.hpp"
 
@@ -15,6 +16,13 @@ namespace cartcoll::detail {
 // The state of `comm` for a neighborhood collective: the one it carries, or one made now from its MPI
 // topology. Error(Errc::topology) for a communicator without one, Errc::comm after MPI_Comm_free.
 std::shared_ptr<CommState> state_for_collective(MPI_Comm comm, bool may_block);
+
+// What MPI_Cart_get says of comm's Cartesian topology (d = dims.size() may be 0).
+// Error(Errc::topology) for a communicator without a Cartesian topology.
+struct MpiCartesian {
+  std::vector<int> dims, periods, coords;
+};
+MpiCartesian mpi_cartesian_of(MPI_Comm comm);
 
 // The neighborhood of `comm`'s MPI topology, as this process sees it (local: MPI's query functions).
 Neighborhood neighborhood_of_topology(MPI_Comm comm, Weights& weights);

@@ -1,5 +1,7 @@
 #include "verbs.hpp"
 
+#include <array>
+#include <cstdint>
 #include <string>
 
 #include "../exec/progress.hpp"
@@ -49,21 +51,37 @@ class EphemeralTag {
   int tag_;
 };
 
+// The receive blocks' sizes as two non-negative ints (FNV-1a over the byte counts) for agree_on_init.
+// Under the Cartesian contract every process uses the same block sizes; a local check cannot see
+// another process's, and a start (or `auto`'s trial at init) with different ones would truncate or
+// hang, so init compares them.
+using SizeDigest = std::array<int, 2>;
+SizeDigest block_size_digest(const Layout& layout) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (const BlockSpec& block : layout.recv) {
+    hash ^= static_cast<std::uint64_t>(bytes_of(block));
+    hash *= 1099511628211ull;
+  }
+  return {static_cast<int>(hash & 0x7fffffffu), static_cast<int>((hash >> 32) & 0x7fffffffu)};
+}
+
 // Init calls are collective anyway and build datatypes, so one small allreduce buys what blocking
-// calls cannot afford: an error on any process, or a disagreeing algorithm, reaches every process;
-// and the request's tag is agreed there (see TagSpace).
-int agree_on_init(CommState& state, const std::optional<Error>& local_error, Algorithm algorithm) {
+// calls cannot afford: an error on any process, a disagreeing algorithm, or (Cartesian contract)
+// different block sizes reach every process; and the request's tag is agreed there (see TagSpace).
+int agree_on_init(CommState& state, const std::optional<Error>& local_error, Algorithm algorithm, SizeDigest sizes) {
   TagSpace& tags = state.tags();
   const MPI_Comm comm = state.library()->ready();
-  const int must_match[] = {algorithm.id()};
-  const Error mismatch(Errc::not_isomorphic, "processes chose different algorithms");
-  std::uint64_t in_use = agree(comm, local_error, must_match, mismatch, tags.persistent_candidates_in_use());
+  const int must_match[] = {algorithm.id(), sizes[0], sizes[1]};
+  const Error algorithms_differ(Errc::not_isomorphic, "processes chose different algorithms");
+  const Error sizes_differ(Errc::count, "processes passed different block sizes");
+  const Error mismatches[] = {algorithms_differ, sizes_differ, sizes_differ};
+  std::uint64_t in_use = agree(comm, local_error, must_match, mismatches, tags.persistent_candidates_in_use());
   for (int windows = 1;; ++windows) {
     if (const int tag = tags.take_persistent(in_use); tag >= 0) return tag;
     // Every process sees the same marks, so all of them give up together.
     if (windows >= tags.persistent_windows())
       throw Error(Errc::intern, "more persistent requests alive on this communicator than it has tags for them");
-    in_use = agree(comm, std::nullopt, {}, mismatch, tags.persistent_candidates_in_use());
+    in_use = agree(comm, std::nullopt, {}, algorithms_differ, tags.persistent_candidates_in_use());
   }
 }
 
@@ -164,7 +182,9 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
   } catch (const Error& error) {
     local_error = error;
   }
-  const int tag = agree_on_init(*state, local_error, algorithm);
+  const bool compare_sizes = contract == Contract::cartesian && !local_error;
+  const SizeDigest sizes = compare_sizes ? block_size_digest(*layout) : SizeDigest{};
+  const int tag = agree_on_init(*state, local_error, algorithm, sizes);
   try {
     algorithm = resolve_algorithm(*state, algorithm, *layout, CallKind::persistent, true);
     const auto schedule = state->schedule(layout->collective, algorithm);

@@ -70,8 +70,10 @@ std::vector<BlockSpec> regular(int t, const void* buffer, int count, MPI_Datatyp
   return blocks;
 }
 
+// Displacement: int (MPI's v forms) or MPI_Aint (002's, MPI-4's large-count ones), in extents of `type`.
+template <typename Displacement>
 std::vector<BlockSpec> irregular(int t, const void* buffer, std::span<const int> counts,
-                                 std::span<const int> displs, MPI_Datatype type, const char* what) {
+                                 std::span<const Displacement> displs, MPI_Datatype type, const char* what) {
   require_buffer(buffer, what);
   require_type(type, what);
   require_size(counts, t, what);
@@ -124,6 +126,13 @@ Layout alltoallv(Degrees degrees, const void* sendbuf, std::span<const int> send
           irregular(degrees.sources, recvbuf, recvcounts, rdispls, recvtype, "receive blocks")};
 }
 
+Layout alltoallv(Degrees degrees, const void* sendbuf, std::span<const int> sendcounts,
+                 std::span<const MPI_Aint> sdispls, MPI_Datatype sendtype, void* recvbuf,
+                 std::span<const int> recvcounts, std::span<const MPI_Aint> rdispls, MPI_Datatype recvtype) {
+  return {Collective::alltoall, irregular(degrees.destinations, sendbuf, sendcounts, sdispls, sendtype, "send blocks"),
+          irregular(degrees.sources, recvbuf, recvcounts, rdispls, recvtype, "receive blocks")};
+}
+
 Layout alltoallw(Degrees degrees, const void* sendbuf, std::span<const int> sendcounts,
                  std::span<const MPI_Aint> sdispls, std::span<const MPI_Datatype> sendtypes, void* recvbuf,
                  std::span<const int> recvcounts, std::span<const MPI_Aint> rdispls,
@@ -141,6 +150,12 @@ Layout allgather(Degrees degrees, const void* sendbuf, int sendcount, MPI_Dataty
 
 Layout allgatherv(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   std::span<const int> recvcounts, std::span<const int> displs, MPI_Datatype recvtype) {
+  return {Collective::allgather, single(sendbuf, sendcount, sendtype),
+          irregular(degrees.sources, recvbuf, recvcounts, displs, recvtype, "receive blocks")};
+}
+
+Layout allgatherv(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                  std::span<const int> recvcounts, std::span<const MPI_Aint> displs, MPI_Datatype recvtype) {
   return {Collective::allgather, single(sendbuf, sendcount, sendtype),
           irregular(degrees.sources, recvbuf, recvcounts, displs, recvtype, "receive blocks")};
 }

@@ -17,12 +17,29 @@ AlgorithmInfo::~AlgorithmInfo() {
   if (info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
 }
 
+namespace {
+
+// A grid's periods as MPI's int flags.
+std::vector<int> periods_of(const cartcoll::Grid& grid) {
+  std::vector<int> periods;
+  for (int k = 0; k < grid.ndims(); ++k) periods.push_back(grid.periodic(k) ? 1 : 0);
+  return periods;
+}
+
+}  // namespace
+
 int create(MPI_Comm comm, const cartcoll::Grid& grid, const cartcoll::Offsets& offsets, MPI_Info info,
            MPI_Comm* cartcomm) {
-  std::vector<int> dims(grid.dims().begin(), grid.dims().end()), periods;
-  for (int k = 0; k < grid.ndims(); ++k) periods.push_back(grid.periodic(k) ? 1 : 0);
+  const std::vector<int> dims(grid.dims().begin(), grid.dims().end()), periods = periods_of(grid);
   return Cart_neighborhood_create(comm, grid.ndims(), dims.data(), periods.data(), offsets.count(),
                                   offsets.flat().data(), MPI_UNWEIGHTED, info, 0, cartcomm);
+}
+
+MPI_Comm mpi_cart_create(MPI_Comm comm, const cartcoll::Grid& grid, int reorder) {
+  const std::vector<int> dims(grid.dims().begin(), grid.dims().end()), periods = periods_of(grid);
+  MPI_Comm cart = MPI_COMM_NULL;
+  MPI_Cart_create(comm, grid.ndims(), dims.data(), periods.data(), reorder, &cart);
+  return cart;
 }
 
 MPI_Comm moore_torus(int d, const std::string& algorithm) {

@@ -32,6 +32,10 @@ MPI_Comm moore_torus(int d, const std::string& algorithm = "");
 int create(MPI_Comm comm, const cartcoll::Grid& grid, const cartcoll::Offsets& offsets, MPI_Info info,
            MPI_Comm* cartcomm);
 
+// MPI_Cart_create over comm with grid's dimensions and periods (no cartcoll neighborhood); processes
+// beyond the grid get MPI_COMM_NULL.
+MPI_Comm mpi_cart_create(MPI_Comm comm, const cartcoll::Grid& grid, int reorder);
+
 int world_size();
 int world_rank();
 

@@ -93,6 +93,23 @@ int ExchangeCase::call(Form form, MPI_Comm cart, MPI_Info info, Cart_request* re
   return MPI_ERR_OTHER;
 }
 
+int ExchangeCase::init_iso(MPI_Comm iso, Iso_request* request) {
+  const auto [sbuf, rbuf, scount, rcount, stype, rtype, sc, sd, rc, rd, sbd, rbd, st, rt] = arguments();
+  // 002's v forms take MPI_Aint displacements, still in extents.
+  const std::vector<MPI_Aint> wide_sd(sd, sd + send_->blocks().size()), wide_rd(rd, rd + recv_->blocks().size());
+  switch (op_) {
+    case Op::allgather: return Iso_neighbor_allgather_init(sbuf, scount, stype, rbuf, rcount, rtype, iso, request);
+    case Op::allgatherv:
+      return Iso_neighbor_allgatherv_init(sbuf, scount, stype, rbuf, rc, wide_rd.data(), rtype, iso, request);
+    case Op::allgatherw: return Iso_neighbor_allgatherw_init(sbuf, scount, stype, rbuf, rc, rbd, rt, iso, request);
+    case Op::alltoall: return Iso_neighbor_alltoall_init(sbuf, scount, stype, rbuf, rcount, rtype, iso, request);
+    case Op::alltoallv:
+      return Iso_neighbor_alltoallv_init(sbuf, sc, wide_sd.data(), stype, rbuf, rc, wide_rd.data(), rtype, iso, request);
+    case Op::alltoallw: return Iso_neighbor_alltoallw_init(sbuf, sc, sbd, st, rbuf, rc, rbd, rt, iso, request);
+  }
+  return MPI_ERR_OTHER;
+}
+
 std::string ExchangeCase::describe() const {
   return std::string(name(op_)) + ", " + name(variant_) + ", rank " + std::to_string(rank_) + ", " +
          support::describe(grid_, offsets_);

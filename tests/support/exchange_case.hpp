@@ -1,7 +1,8 @@
 #pragma once
 // One collective call on a Cartesian neighborhood as a test case: buffers whose contents depend on
 // the sending rank, the block and the element; the expected receive buffer computed by the MPI-free
-// reference model; and the call itself through the Cart_ C API in any of the three forms.
+// reference model; and the call itself through the Cart_ C API in any of the three forms, or through
+// the Iso_ C API.
 #include <mpi.h>
 
 #include <cstdint>
@@ -25,6 +26,8 @@ class ExchangeCase : public CaseBuffers {
   void prepare(int generation);
   // Calls the collective; for Form::persistent this is the init call (start with Cart_start).
   int call(Form form, MPI_Comm cartcomm, MPI_Info info, Cart_request* request);
+  // The same collective's 002 init call (<cartcoll/iso.h>) on an isocomm; start with Iso_start.
+  int init_iso(MPI_Comm isocomm, Iso_request* request);
   std::string describe() const;
 
  private:

@@ -31,6 +31,18 @@ namespace census {
 
 Live live() { return {datatypes().size(), live_persistent_requests(), communicators().size()}; }
 
+std::string leaks() {
+  const Live now = live();
+  std::string found;
+  const auto add = [&](std::size_t count, const char* what) {
+    if (count > 0) found += (found.empty() ? "" : ", ") + std::to_string(count) + " " + what;
+  };
+  add(now.datatypes, "struct datatypes");
+  add(now.requests, "persistent requests");
+  add(now.communicators, "communicators");
+  return found.empty() ? found : found + " leaked";
+}
+
 }  // namespace census
 
 extern "C" {

@@ -4,6 +4,7 @@
 // handle_census.cpp wraps the calls that make and free datatypes and communicators; persistent
 // requests are counted by the traffic census (tools/census), which wraps their calls.
 #include <cstddef>
+#include <string>
 
 namespace census {
 
@@ -14,5 +15,7 @@ struct Live {
 };
 
 Live live();
+// Empty if no handle is live, else what is ("2 struct datatypes, 1 communicator leaked").
+std::string leaks();
 
 }  // namespace census
