@@ -38,9 +38,13 @@ struct Report {
   std::map<MPI_Request, Tally*> persistent;        // the library's live persistent requests
 };
 
-// MPI_COMM_SELF goes at MPI_Finalize: the report goes with it, and so do both keys.
+void print(const Report& all);
+
+// MPI_COMM_SELF's attributes go first thing in MPI_Finalize, whichever binding called it, while MPI
+// still works: the report is printed then, and goes, and so do both keys.
 int delete_report(MPI_Comm, int report_keyval, void* value, void* extra_state) {
-  delete static_cast<Report*>(value);
+  const std::unique_ptr<Report> report(static_cast<Report*>(value));
+  print(*report);
   int record_keyval = static_cast<int>(reinterpret_cast<std::intptr_t>(extra_state));
   MPI_Comm_free_keyval(&record_keyval);
   MPI_Comm_free_keyval(&report_keyval);
@@ -141,7 +145,13 @@ void forget_request(MPI_Request request) {
   if (reporting()) report().persistent.erase(request);
 }
 
-void print_report() {
+void arm_report() {
+  if (reporting()) report();
+}
+
+namespace {
+
+void print(const Report& all) {
   if (!reporting()) return;
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -149,7 +159,6 @@ void print_report() {
     std::fprintf(stderr, "cartcoll: rank=%d disabled (CARTCOLL_DISABLE): every call went to MPI\n", rank);
     return;
   }
-  const Report& all = report();
   if (all.comms.empty()) std::fprintf(stderr, "cartcoll: rank=%d no neighborhood collective was called\n", rank);
   for (const auto& comm : all.comms)
     for (const auto& [key, tally] : comm->runs)
@@ -160,5 +169,7 @@ void print_report() {
                    key.first.c_str(), key.second.c_str(), tally.calls, comm->edges, tally.messages);
   std::fflush(stderr);
 }
+
+}  // namespace
 
 }  // namespace cartcoll::interpose

@@ -14,7 +14,9 @@ void count_call(const char* function, MPI_Comm comm, const MPI_Request* persiste
 void count_starts(const MPI_Request* requests, int count);
 // A persistent request about to be freed.
 void forget_request(MPI_Request request);
-// Prints the report (collective over nothing: each process prints its own lines).
-void print_report();
+// Makes sure the report exists, so that it is printed at MPI_Finalize even if nothing was counted.
+// (It is printed when MPI_COMM_SELF's attributes go, first thing in MPI_Finalize, whichever binding
+// called it; each process prints its own lines.)
+void arm_report();
 
 }  // namespace cartcoll::interpose
