@@ -14,9 +14,10 @@ quick=0
 [[ ${1:-} == --quick ]] && quick=1
 packages+=(petsc-dev libpetsc3.18-dev-examples)
 install_dependencies
+# The build scripts/demo.sh makes (so the demonstration's last step reuses it).
+build "$repo/build/openmpi" -DCMAKE_BUILD_TYPE=Release -DCARTCOLL_BUILD_TESTS=OFF
+layer="$repo/build/openmpi/src/interpose/libcartcoll_mpi.so"
 out="$repo/build/clients"
-build "$out" -DCMAKE_BUILD_TYPE=Release -DCARTCOLL_BUILD_TESTS=OFF -DCARTCOLL_BUILD_TOOLS=OFF -DCARTCOLL_BUILD_BENCH=OFF
-layer="$out/src/interpose/libcartcoll_mpi.so"
 
 # PETSc's tutorials, compiled as they are.
 examples=/usr/share/petsc/3.18/share/petsc/examples/src
@@ -59,26 +60,31 @@ for procs in "${procs_list[@]}"; do
   done
 done
 
-# time <procs> <native|layer>: PETSc's whole-run time and microseconds per neighborhood call (the
-# slowest process's VecScatterBegin + VecScatterEnd over their count), median of 3 runs.
+# The solve timed without and with the layer, runs alternating (the machine's load drifts), 5 each:
+# the median of PETSc's whole-run time, and of microseconds per neighborhood call (the slowest
+# process's VecScatterBegin + VecScatterEnd over their count: one MPI_Ineighbor_alltoallv and its
+# MPI_Waitall each).
 solve=(ksp_ex2 -m 300 -n 300 -ksp_max_it 400 -ksp_type cg -pc_type jacobi -sf_type neighbor -log_view)
 ((quick)) && solve=(ksp_ex2 -m 100 -n 100 -ksp_max_it 200 -ksp_type cg -pc_type jacobi -sf_type neighbor -log_view)
-timing() {
-  for repetition in 1 2 3; do
-    run "$1" "$2" "${solve[@]}" | awk '
-      /^Time \(sec\):/ { total = $3 }
-      /^VecScatterBegin / { calls = $2; begin = $4 }
-      /^VecScatterEnd / { end = $4 }
-      END { printf "%.3f %.1f\n", total, 1e6 * (begin + end) / calls }'
-  done | sort -n | sed -n 2p
+seconds() {
+  run "$1" "$2" "${solve[@]}" | awk '
+    /^Time \(sec\):/ { total = $3 }
+    /^VecScatterBegin / { calls = $2; begin = $4 }
+    /^VecScatterEnd / { end = $4 }
+    END { printf "%.3f %.1f\n", total, 1e6 * (begin + end) / calls }'
 }
+median() { sort -n | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 echo
-echo "== Time of ${solve[*]} ($(nproc) cores, Open MPI $(ompi_info --version 2>/dev/null | head -n 1 | grep -o '[0-9.]*$'))"
+echo "== Time of ${solve[*]} ($(nproc) cores, Open MPI $(ompi_info --version 2>/dev/null | head -n 1 | grep -o '[0-9.]*$'), medians of 5)"
 printf '%-10s %-8s %14s %26s\n' processes layer "whole run (s)" "per neighborhood call (us)"
 for procs in 2 4; do
+  rm -f times.native times.layer
+  for repetition in 1 2 3 4 5; do
+    for how in native layer; do seconds "$procs" "$how" >>"times.$how"; done
+  done
   for how in native layer; do
-    read -r total per_call <<<"$(timing "$procs" "$how")"
-    printf '%-10s %-8s %14s %26s\n' "$procs" "$how" "$total" "$per_call"
+    printf '%-10s %-8s %14s %26s\n' "$procs" "$how" "$(cut -d' ' -f1 "times.$how" | median)" \
+      "$(cut -d' ' -f2 "times.$how" | median)"
   done
 done
 
