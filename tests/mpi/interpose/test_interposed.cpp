@@ -210,12 +210,16 @@ TEST(Report, KnownCalls) {
   ASSERT_EQ(MPI_Cart_create(MPI_COMM_WORLD, 1, &p, &periodic, 0, &ring), MPI_SUCCESS);
   int send[2] = {rank, rank + 100}, received[2] = {-1, -1};
   const int below = (rank + p - 1) % p, above = (rank + 1) % p;
-  // Block 0 comes from R - 1, whose block 1 went to R; block 1 from R + 1, whose block 0 did. With
-  // 1 or 2 processes both neighbors are one process, and the k-th occurrence matches the k-th.
-  const std::vector<int> expected = p <= 2 ? std::vector<int>{below, below + 100} : std::vector<int>{below + 100, above};
+  // Block 0 comes from R - 1, whose block 1 went to R; block 1 from R + 1, whose block 0 did. (With
+  // 1 or 2 processes both neighbors are one process, where the library's pairing and MPI 4.1's
+  // Example 8.10 differ: docs/transparent.md, "Limits"; the blocks are not checked there.)
+  const std::vector<int> expected{below + 100, above};
+  auto check = [&](const char* what) {
+    if (p > 2) EXPECT_EQ(std::vector<int>(received, received + 2), expected) << what;
+  };
   for (int call = 0; call < 3; ++call) {
     ASSERT_EQ(MPI_Neighbor_alltoall(send, 1, MPI_INT, received, 1, MPI_INT, ring), MPI_SUCCESS);
-    EXPECT_EQ(std::vector<int>(received, received + 2), expected);
+    check("blocking");
   }
   for (int call = 0; call < 2; ++call) {
     MPI_Request request = MPI_REQUEST_NULL;
@@ -231,15 +235,19 @@ TEST(Report, KnownCalls) {
                                      ring, MPI_INFO_NULL, &request),
               MPI_SUCCESS);
     for (int start = 0; start < 4; ++start) {
+      received[0] = received[1] = -1;
       ASSERT_EQ(MPI_Start(&request), MPI_SUCCESS);
       ASSERT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+      check("persistent");
     }
     ASSERT_EQ(MPI_Request_free(&request), MPI_SUCCESS);
   }
   MPI_Comm copy = MPI_COMM_NULL;
   MPI_Comm_dup(ring, &copy);
   MPI_Comm_free(&ring);
+  received[0] = received[1] = -1;
   ASSERT_EQ(MPI_Neighbor_alltoall(send, 1, MPI_INT, received, 1, MPI_INT, copy), MPI_SUCCESS);
+  check("on the duplicate of a freed communicator");
   MPI_Comm_free(&copy);
 }
 
