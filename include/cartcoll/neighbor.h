@@ -86,6 +86,15 @@ CARTCOLL_API int CC_Waitany(int count, MPI_Request array_of_requests[], int *ind
 CARTCOLL_API int CC_Test(MPI_Request *request, int *flag, MPI_Status *status);
 CARTCOLL_API int CC_Testall(int count, MPI_Request array_of_requests[], int *flag, MPI_Status array_of_statuses[]);
 CARTCOLL_API int CC_Request_free(MPI_Request *request);
+CARTCOLL_API int CC_Testany(int count, MPI_Request array_of_requests[], int *index, int *flag, MPI_Status *status);
+CARTCOLL_API int CC_Waitsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                             MPI_Status array_of_statuses[]);
+CARTCOLL_API int CC_Testsome(int incount, MPI_Request array_of_requests[], int *outcount, int array_of_indices[],
+                             MPI_Status array_of_statuses[]);
+/* Whether a request has completed, leaving it as it is. */
+CARTCOLL_API int CC_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+/* A collective's request cannot be cancelled (MPI_ERR_REQUEST); any other goes to MPI_Cancel. */
+CARTCOLL_API int CC_Cancel(MPI_Request *request);
 
 #ifdef __cplusplus
 }

@@ -1,31 +1,41 @@
-// C API: CC_Start, CC_Startall, CC_Wait, CC_Waitall, CC_Waitany, CC_Test, CC_Testall, CC_Request_free
-// over the library's requests and ordinary MPI requests mixed. A plain request is waited for through
-// the progress engine (borrowed into its pool), so that waiting for it advances the library's
-// operations too, as MPI's progress rule requires.
+// C API: CC_Start, CC_Startall, CC_Wait, CC_Waitall, CC_Test, CC_Testall, CC_Request_free,
+// CC_Request_get_status and CC_Cancel over the library's requests and ordinary MPI requests mixed. A
+// plain request is waited for through the progress engine (borrowed into its pool), so that waiting
+// for it advances the library's operations too, as MPI's progress rule requires.
 #include <vector>
 
-#include "../exec/progress.hpp"
 #include "cartcoll/neighbor.h"
 #include "errors.hpp"
-#include "request_table.hpp"
+#include "request_completion.hpp"
 
 using namespace cartcoll;
 
-namespace {
+namespace cartcoll::capi {
 
 detail::ProgressEngine& engine() { return detail::ProgressEngine::instance(); }
 
-// Completes a library request whose operation has finished (or waits for it first).
-int finish_library(capi::LibraryRequest& entry, MPI_Request* handle, MPI_Status* status) {
-  return capi::guarded(entry.request.comm(), [&] {
+int finish_library(LibraryRequest& entry, MPI_Request* handle, MPI_Status* status) {
+  return guarded(entry.request.comm(), [&] {
     const bool persistent = entry.request.persistent();
     entry.request.wait();
     if (persistent)
-      capi::set_empty_status(status);
+      set_empty_status(status);
     else
-      capi::complete_nonblocking(handle, status);
+      complete_nonblocking(handle, status);
   });
 }
+
+MPI_Status* status_at(MPI_Status* statuses, int i) {
+  return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+}
+
+bool bad_array(int count, const MPI_Request* requests) { return count < 0 || (count > 0 && requests == nullptr); }
+
+}  // namespace cartcoll::capi
+
+namespace {
+
+using capi::engine;
 
 // Whether a plain request has completed, without completing it; an inactive persistent one counts.
 bool plain_done(MPI_Request request) {
@@ -42,12 +52,6 @@ int wait_plain(MPI_Request* request, MPI_Status* status) {
   return status != MPI_STATUS_IGNORE ? status->MPI_ERROR : MPI_SUCCESS;
 }
 
-MPI_Status* status_at(MPI_Status* statuses, int i) {
-  return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
-}
-
-bool bad_array(int count, const MPI_Request* requests) { return count < 0 || (count > 0 && requests == nullptr); }
-
 }  // namespace
 
 extern "C" {
@@ -60,7 +64,7 @@ int CC_Start(MPI_Request* request) {
 }
 
 int CC_Startall(int count, MPI_Request requests[]) {
-  if (bad_array(count, requests)) return capi::raise(MPI_COMM_SELF, MPI_ERR_ARG);
+  if (capi::bad_array(count, requests)) return capi::raise(MPI_COMM_SELF, MPI_ERR_ARG);
   for (int i = 0; i < count; ++i)
     if (const int code = CC_Start(&requests[i]); code != MPI_SUCCESS) return code;
   return MPI_SUCCESS;
@@ -72,19 +76,19 @@ int CC_Wait(MPI_Request* request, MPI_Status* status) {
     capi::set_empty_status(status);
     return MPI_SUCCESS;
   }
-  if (capi::LibraryRequest* entry = capi::find_request(*request)) return finish_library(*entry, request, status);
+  if (capi::LibraryRequest* entry = capi::find_request(*request)) return capi::finish_library(*entry, request, status);
   return wait_plain(request, status);
 }
 
 // Every request is waited for in array order; waiting for one advances all of the library's, and the
 // plain ones wait in the engine's pool meanwhile.
 int CC_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
-  if (bad_array(count, requests)) return capi::raise(MPI_COMM_SELF, MPI_ERR_ARG);
+  if (capi::bad_array(count, requests)) return capi::raise(MPI_COMM_SELF, MPI_ERR_ARG);
   std::vector<std::unique_ptr<detail::Borrowed>> borrowed(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {
     MPI_Request& request = requests[i];
     if (request == MPI_REQUEST_NULL || capi::find_request(request) != nullptr || plain_done(request)) continue;
-    borrowed[static_cast<std::size_t>(i)] = std::make_unique<detail::Borrowed>(&request, status_at(statuses, i));
+    borrowed[static_cast<std::size_t>(i)] = std::make_unique<detail::Borrowed>(&request, capi::status_at(statuses, i));
     engine().start(*borrowed[static_cast<std::size_t>(i)]);
   }
   int failed = 0;
@@ -94,7 +98,7 @@ int CC_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
       engine().wait(*mine);
       code = statuses == MPI_STATUSES_IGNORE ? MPI_SUCCESS : statuses[i].MPI_ERROR;
     } else {
-      code = CC_Wait(&requests[i], status_at(statuses, i));
+      code = CC_Wait(&requests[i], capi::status_at(statuses, i));
     }
     if (code != MPI_SUCCESS) {
       ++failed;
@@ -102,48 +106,6 @@ int CC_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
     }
   }
   return failed == 0 ? MPI_SUCCESS : MPI_ERR_IN_STATUS;
-}
-
-// Whether request i is one Waitany may return: active (an inactive persistent request, library's or
-// MPI's, and MPI_REQUEST_NULL are skipped) and complete. A plain request is asked through
-// MPI_Testany of that one request, which completes it if it can be.
-bool completes_now(MPI_Request& request, bool& active) {
-  active = false;
-  if (request == MPI_REQUEST_NULL) return false;
-  if (capi::LibraryRequest* entry = capi::find_request(request)) {
-    active = entry->request.active();
-    return active && entry->request.ready();
-  }
-  int index = MPI_UNDEFINED, flag = 0;
-  MPI_Testany(1, &request, &index, &flag, MPI_STATUS_IGNORE);
-  active = !(flag && index == MPI_UNDEFINED);
-  return flag && index == 0;
-}
-
-int CC_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
-  if (bad_array(count, requests) || index == nullptr) return capi::raise(MPI_COMM_SELF, MPI_ERR_ARG);
-  for (;;) {
-    engine().poll();
-    bool any_active = false;
-    for (int i = 0; i < count; ++i) {
-      bool active = false;
-      MPI_Request before = requests[i];
-      if (!completes_now(requests[i], active)) {
-        any_active = any_active || active;
-        continue;
-      }
-      *index = i;
-      if (capi::LibraryRequest* entry = capi::find_request(before)) return finish_library(*entry, &requests[i], status);
-      capi::set_empty_status(status);  // a plain one completed by MPI_Testany, whose status is gone
-      return MPI_SUCCESS;
-    }
-    if (!any_active) {
-      *index = MPI_UNDEFINED;
-      capi::set_empty_status(status);
-      return MPI_SUCCESS;
-    }
-    engine().block_once();
-  }
 }
 
 int CC_Test(MPI_Request* request, int* flag, MPI_Status* status) {
@@ -157,14 +119,14 @@ int CC_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   if (capi::LibraryRequest* entry = capi::find_request(*request)) {
     if (!entry->request.ready()) return MPI_SUCCESS;
     *flag = 1;
-    return finish_library(*entry, request, status);
+    return capi::finish_library(*entry, request, status);
   }
   engine().poll();
   return MPI_Test(request, flag, status);
 }
 
 int CC_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
-  if (bad_array(count, requests) || flag == nullptr) return capi::raise(MPI_COMM_SELF, MPI_ERR_ARG);
+  if (capi::bad_array(count, requests) || flag == nullptr) return capi::raise(MPI_COMM_SELF, MPI_ERR_ARG);
   engine().poll();
   *flag = 0;
   for (int i = 0; i < count; ++i) {
@@ -188,6 +150,30 @@ int CC_Request_free(MPI_Request* request) {
       capi::complete_nonblocking(request, MPI_STATUS_IGNORE);
     }
   });
+}
+
+// Like CC_Test, but a completed request stays as it is (not freed, not made inactive).
+int CC_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
+  if (flag == nullptr) return capi::raise(MPI_COMM_SELF, MPI_ERR_ARG);
+  capi::LibraryRequest* entry = capi::find_request(request);
+  if (entry == nullptr) {
+    engine().poll();
+    return MPI_Request_get_status(request, flag, status);
+  }
+  return capi::guarded(entry->request.comm(), [&] {
+    *flag = entry->request.ready() ? 1 : 0;  // an inactive persistent request is ready
+    if (*flag) capi::set_empty_status(status);
+  });
+}
+
+// MPI 4.1 section 6.12 makes cancelling a collective's request erroneous: MPI_ERR_REQUEST, as Open
+// MPI's own nonblocking collectives answer.
+int CC_Cancel(MPI_Request* request) {
+  if (request == nullptr) return capi::raise(MPI_COMM_SELF, MPI_ERR_REQUEST);
+  capi::LibraryRequest* entry = capi::find_request(*request);
+  if (entry == nullptr) return MPI_Cancel(request);
+  return capi::guarded(entry->request.comm(),
+                       [] { throw Error(Errc::request, "a request of a neighborhood collective cannot be cancelled"); });
 }
 
 }  // extern "C"

@@ -80,6 +80,14 @@ LibraryRequest* find_request(MPI_Request handle) {
   return found == requests.end() ? nullptr : found->second.get();
 }
 
+bool any_library_request(std::span<const MPI_Request> handles) {
+  const Table& requests = table();
+  if (requests.empty()) return false;
+  for (const MPI_Request handle : handles)
+    if (handle != MPI_REQUEST_NULL && requests.count(handle) != 0) return true;
+  return false;
+}
+
 void complete_nonblocking(MPI_Request* handle, MPI_Status* status) {
   detail::check(MPI_Grequest_complete(*handle), "MPI_Grequest_complete");
   detail::check(MPI_Wait(handle, status), "MPI_Wait");  // calls query and release

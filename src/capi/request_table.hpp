@@ -6,6 +6,8 @@
 // attribute of MPI_COMM_SELF, freed at MPI_Finalize.
 #include <mpi.h>
 
+#include <span>
+
 #include "cartcoll/cartcoll.hpp"
 
 namespace cartcoll::capi {
@@ -21,6 +23,8 @@ MPI_Request register_persistent(Request request);
 
 // The library's operation behind `handle`, or nullptr for any other request.
 LibraryRequest* find_request(MPI_Request handle);
+// Whether any of `handles` is the library's.
+bool any_library_request(std::span<const MPI_Request> handles);
 
 // Completes a nonblocking operation's handle once the operation is complete: MPI frees it (and the
 // table forgets it) and sets *handle to MPI_REQUEST_NULL; `status` gets the empty status.

@@ -75,6 +75,15 @@ class CommState {
   // a communicator, so one is enough; it owns its temp blocks.
   // An alltoall or allgather call is also recognized by its arguments (and by what decided its
   // algorithm), before its layout is built.
+  // What a call ran: the algorithm and this process's point-to-point messages per call. The latest
+  // call's (blocking, nonblocking or *_init) is kept for libcartcoll_mpi's report (CARTCOLL_REPORT),
+  // which reads it right after the call.
+  struct Run {
+    Algorithm algorithm = Algorithm::automatic();
+    int messages = 0;
+  };
+  std::optional<Run> last_run;
+
   struct RepeatedCall {
     struct Arguments {
       RegularArguments regular;
@@ -86,6 +95,7 @@ class CommState {
     Layout layout;
     std::unique_ptr<Execution> execution;
     std::optional<Arguments> arguments;
+    std::optional<Run> run;  // what the call recognized by its arguments ran
   };
   RepeatedCall last_blocking_call;
 

@@ -138,6 +138,7 @@ void exchange(CommState& state, const Layout& layout, Contract contract) {
   const Algorithm algorithm = resolve_algorithm(state, requested_for(state, layout, contract, state.settings.algorithm),
                                                 layout, CallKind::once, true);
   const auto schedule = state.schedule(layout.collective, algorithm);
+  state.last_run = CommState::Run{algorithm, schedule->messages()};
   run_blocking(state, blocking_execution(state, *schedule, layout), tag.get());
 }
 
@@ -149,11 +150,14 @@ void exchange(CommState& state, const RegularArguments& arguments, Contract cont
   CommState::RepeatedCall& last = state.last_blocking_call;
   if (last.schedule != nullptr && last.arguments == key) {
     const EphemeralTag tag(state.tags());
+    state.last_run = last.run;
     run_blocking(state, *last.execution, tag.get());
     return;
   }
   exchange(state, arguments.layout(state.degrees()), contract);
-  if (last.schedule != nullptr) last.arguments = key;
+  if (last.schedule == nullptr) return;
+  last.arguments = key;
+  last.run = state.last_run;
 }
 
 Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const Layout& layout, Contract contract) {
@@ -162,6 +166,7 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
   const Algorithm algorithm = resolve_algorithm(
       *state, requested_for(*state, layout, contract, state->settings.algorithm), layout, CallKind::once, false);
   const auto schedule = state->schedule(layout.collective, algorithm);
+  state->last_run = CommState::Run{algorithm, schedule->messages()};
   auto operation = std::make_unique<Operation>(state, user_comm, *schedule, layout, tag.get(), false,
                                                Reuse{&state->type_cache, false});
   tag.hand_over();
@@ -188,6 +193,7 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
   try {
     algorithm = resolve_algorithm(*state, algorithm, *layout, CallKind::persistent, true);
     const auto schedule = state->schedule(layout->collective, algorithm);
+    state->last_run = CommState::Run{algorithm, schedule->messages()};
     return Request(std::make_unique<Operation>(state, user_comm, *schedule, *layout, tag, true));
   } catch (...) {
     state->tags().release_persistent(tag);

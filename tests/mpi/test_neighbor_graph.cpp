@@ -15,6 +15,7 @@
 #include "../graph_cases.hpp"
 #include "../support/cart_fixture.hpp"
 #include "../support/graph_case.hpp"
+#include "../support/graph_checks.hpp"
 #include "../support/handle_census.hpp"
 #include "../support/neighborhoods.hpp"
 #include "../support/watchdog.hpp"
@@ -34,12 +35,6 @@ const char* name(Made made) {
   static const char* names[] = {"CC_Dist_graph_create_adjacent", "CC_Dist_graph_create", "MPI_Dist_graph_create_adjacent",
                                 "MPI_Graph_create", "MPI_Cart_create", "Cart_neighborhood_create"};
   return names[static_cast<int>(made)];
-}
-
-// The same random graph on every process (same seed), with weights on odd seeds.
-Graph shared_graph(unsigned seed, int max_out_degree = 5) {
-  std::mt19937 rng(seed);
-  return cartcoll::test::random_graph(rng, {world_size(), max_out_degree, false});
 }
 
 std::vector<int> weights_for(const std::vector<int>& ranks, int salt) {
@@ -93,54 +88,6 @@ MPI_Comm cc_general(const Graph& graph) {
   return comm;
 }
 
-MPI_Comm mpi_adjacent(const Graph& graph) {
-  const int rank = world_rank();
-  const std::vector<int>& in = graph.sources(rank);
-  const std::vector<int>& out = graph.destinations(rank);
-  MPI_Comm comm = MPI_COMM_NULL;
-  EXPECT_EQ(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
-                                           static_cast<int>(out.size()), out.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
-                                           &comm),
-            MPI_SUCCESS);
-  return comm;
-}
-
-// A symmetric multigraph (MPI_Graph_create's neighbors are sources and destinations alike): a ring,
-// one chord per seed, the chord doubled and a self loop on rank 0.
-MPI_Comm mpi_graph(unsigned seed) {
-  const int p = world_size();
-  std::vector<std::vector<int>> adjacent(static_cast<std::size_t>(p));
-  auto connect = [&](int a, int b) {
-    adjacent[static_cast<std::size_t>(a)].push_back(b);
-    if (a != b) adjacent[static_cast<std::size_t>(b)].push_back(a);
-  };
-  for (int r = 0; r + 1 < p; ++r) connect(r, r + 1);
-  const int chord = static_cast<int>(seed) % p;
-  connect(0, chord);
-  connect(chord, 0);
-  connect(0, 0);
-  std::vector<int> index, edges;
-  for (const auto& list : adjacent) {
-    edges.insert(edges.end(), list.begin(), list.end());
-    index.push_back(static_cast<int>(edges.size()));
-  }
-  MPI_Comm comm = MPI_COMM_NULL;
-  EXPECT_EQ(MPI_Graph_create(MPI_COMM_WORLD, p, index.data(), edges.data(), 0, &comm), MPI_SUCCESS);
-  return comm;
-}
-
-// Dimensions of MPI_Dims_create; periodic or not per dimension by the seed's bits, so that periodic
-// dimensions of size 1 and 2 (repeated edges in MPI's order) and meshes (MPI_PROC_NULL) both occur.
-MPI_Comm mpi_cart(unsigned seed) {
-  const int d = 1 + static_cast<int>(seed % 3);
-  std::vector<int> dims(static_cast<std::size_t>(d), 0), periods(dims.size());
-  MPI_Dims_create(world_size(), d, dims.data());
-  for (int k = 0; k < d; ++k) periods[static_cast<std::size_t>(k)] = static_cast<int>((seed >> k) & 1u);
-  MPI_Comm comm = MPI_COMM_NULL;
-  EXPECT_EQ(MPI_Cart_create(MPI_COMM_WORLD, d, dims.data(), periods.data(), 0, &comm), MPI_SUCCESS);
-  return comm;
-}
-
 MPI_Comm cart_neighborhood(unsigned seed) {
   const int d = 1 + static_cast<int>(seed % 3);
   std::vector<int> dims(static_cast<std::size_t>(d), 0);
@@ -177,41 +124,6 @@ void expect_no_leaks() {
   EXPECT_EQ(live.datatypes, 0u) << "struct datatypes leaked";
   EXPECT_EQ(live.requests, 0u) << "persistent requests leaked";
   EXPECT_EQ(live.communicators, 0u) << "communicators leaked";
-}
-
-// Waits by CC_Wait, or by a CC_Test loop where `by_test`.
-void complete(MPI_Request& request, bool by_test) {
-  if (!by_test) {
-    ASSERT_EQ(CC_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
-    return;
-  }
-  int done = 0;
-  while (!done) ASSERT_EQ(CC_Test(&request, &done, MPI_STATUS_IGNORE), MPI_SUCCESS);
-}
-
-void run_all_forms(GraphCase& exchange, MPI_Comm comm, bool by_test) {
-  exchange.prepare(0);
-  ASSERT_EQ(exchange.call(Form::blocking, comm, nullptr), MPI_SUCCESS) << exchange.describe();
-  EXPECT_EQ(exchange.mismatch(), "") << "blocking, " << exchange.describe();
-
-  MPI_Request request = MPI_REQUEST_NULL;
-  exchange.prepare(1);
-  ASSERT_EQ(exchange.call(Form::nonblocking, comm, &request), MPI_SUCCESS) << exchange.describe();
-  complete(request, by_test);
-  EXPECT_EQ(request, MPI_REQUEST_NULL) << "a completed nonblocking request is freed";
-  EXPECT_EQ(exchange.mismatch(), "") << "nonblocking, " << exchange.describe();
-
-  exchange.prepare(2);
-  ASSERT_EQ(exchange.call(Form::persistent, comm, &request), MPI_SUCCESS) << exchange.describe();
-  for (int generation = 3; generation <= 4; ++generation) {
-    exchange.prepare(generation);
-    ASSERT_EQ(CC_Start(&request), MPI_SUCCESS);
-    complete(request, by_test != (generation == 4));
-    EXPECT_NE(request, MPI_REQUEST_NULL) << "a persistent request survives its completion";
-    EXPECT_EQ(exchange.mismatch(), "") << "persistent cycle " << generation << ", " << exchange.describe();
-  }
-  ASSERT_EQ(CC_Request_free(&request), MPI_SUCCESS);
-  EXPECT_EQ(request, MPI_REQUEST_NULL);
 }
 
 class EveryCommunicator : public testing::TestWithParam<Made> {};
@@ -253,139 +165,23 @@ INSTANTIATE_TEST_SUITE_P(Made, EveryCommunicator,
 // Requests: many outstanding at once, mixed with ordinary MPI requests, completed in orders that
 // differ from rank to rank.
 
-// A plain MPI exchange around the ring on MPI_COMM_WORLD: two ordinary requests.
-struct RingMessage {
-  int out = 0, in = -1;
-  void start(MPI_Request* requests, int generation) {
-    const int p = world_size(), rank = world_rank();
-    out = generation * 1000 + rank;
-    MPI_Irecv(&in, 1, MPI_INT, (rank + p - 1) % p, 77, MPI_COMM_WORLD, &requests[0]);
-    MPI_Isend(&out, 1, MPI_INT, (rank + 1) % p, 77, MPI_COMM_WORLD, &requests[1]);
-  }
-  bool arrived(int generation) const { return in == generation * 1000 + (world_rank() + world_size() - 1) % world_size(); }
-};
-
-// A permutation of 0..n-1 that differs between ranks.
-std::vector<int> rank_order(int n, unsigned salt) {
-  std::vector<int> order(static_cast<std::size_t>(n));
-  std::iota(order.begin(), order.end(), 0);
-  std::mt19937 rng(static_cast<unsigned>(world_rank()) * 7919u + salt);
-  std::shuffle(order.begin(), order.end(), rng);
-  return order;
-}
-
-enum class Completion { waitall, waitany, testall, test };
-
-void complete_all(std::vector<MPI_Request>& requests, Completion how, unsigned salt) {
-  const int n = static_cast<int>(requests.size());
-  switch (how) {
-    case Completion::waitall: {
-      std::vector<MPI_Status> statuses(requests.size());
-      ASSERT_EQ(CC_Waitall(n, requests.data(), statuses.data()), MPI_SUCCESS);
-      break;
-    }
-    case Completion::waitany: {
-      std::vector<bool> seen(requests.size());
-      for (int k = 0; k < n; ++k) {
-        int index = -1;
-        ASSERT_EQ(CC_Waitany(n, requests.data(), &index, MPI_STATUS_IGNORE), MPI_SUCCESS);
-        ASSERT_GE(index, 0);
-        ASSERT_FALSE(seen[static_cast<std::size_t>(index)]) << "CC_Waitany returned index " << index << " twice";
-        seen[static_cast<std::size_t>(index)] = true;
-      }
-      int index = -1;
-      ASSERT_EQ(CC_Waitany(n, requests.data(), &index, MPI_STATUS_IGNORE), MPI_SUCCESS);
-      EXPECT_EQ(index, MPI_UNDEFINED) << "nothing active is left";
-      break;
-    }
-    case Completion::testall: {
-      int done = 0;
-      while (!done) ASSERT_EQ(CC_Testall(n, requests.data(), &done, MPI_STATUSES_IGNORE), MPI_SUCCESS);
-      break;
-    }
-    case Completion::test:
-      for (int i : rank_order(n, salt)) {
-        int done = 0;
-        while (!done) ASSERT_EQ(CC_Test(&requests[static_cast<std::size_t>(i)], &done, MPI_STATUS_IGNORE), MPI_SUCCESS);
-      }
-      break;
-  }
-}
-
-const Completion all_completions[] = {Completion::waitall, Completion::waitany, Completion::testall, Completion::test};
-
 // Five nonblocking collectives on a graph communicator, two on an MPI Cartesian one and two ordinary
-// MPI requests in one array, in a rank-dependent order.
+// MPI requests in one array, in a rank-dependent order, completed by every completion function.
 TEST(Requests, NonblockingMixedWithMpiRequestsInRankDependentOrder) {
   const Watchdog watchdog("NonblockingMixedWithMpiRequestsInRankDependentOrder", deadline);
-  const TestTypes types;
-  const Graph requested = shared_graph(11);
-  MPI_Comm graph_comm = cc_adjacent(requested, false), cart_comm = mpi_cart(5);
-  const Graph graph = gather_topology(graph_comm), cart = gather_topology(cart_comm);
-  unsigned salt = 0;
-  for (Completion how : all_completions) {
-    std::vector<std::unique_ptr<GraphCase>> cases;
-    std::vector<MPI_Request> started;
-    for (Op op : neighbor_ops) cases.push_back(std::make_unique<GraphCase>(op, Variant::plain, Sizes::per_edge, types, graph, world_rank(), 3));
-    for (Op op : {Op::alltoallv, Op::allgather}) cases.push_back(std::make_unique<GraphCase>(op, Variant::mixed_types, Sizes::per_edge, types, cart, world_rank(), 4));
-    for (std::size_t c = 0; c < cases.size(); ++c) {
-      cases[c]->prepare(static_cast<int>(salt) + 1);
-      started.push_back(MPI_REQUEST_NULL);
-      ASSERT_EQ(cases[c]->call(Form::nonblocking, c < 5 ? graph_comm : cart_comm, &started.back()), MPI_SUCCESS);
-    }
-    RingMessage ring;
-    started.resize(started.size() + 2, MPI_REQUEST_NULL);
-    ring.start(&started[started.size() - 2], static_cast<int>(salt) + 1);
-    std::vector<MPI_Request> requests;
-    for (int i : rank_order(static_cast<int>(started.size()), ++salt)) requests.push_back(started[static_cast<std::size_t>(i)]);
-    complete_all(requests, how, salt);
-    for (MPI_Request request : requests) EXPECT_EQ(request, MPI_REQUEST_NULL);
-    for (const auto& exchange : cases) EXPECT_EQ(exchange->mismatch(), "") << exchange->describe();
-    EXPECT_TRUE(ring.arrived(static_cast<int>(salt))) << "the plain MPI message";
-  }
+  MPI_Comm graph_comm = cc_adjacent(shared_graph(11), false), cart_comm = mpi_cart(5);
+  nonblocking_mixed_with_plain(graph_comm, cart_comm);
   MPI_Comm_free(&graph_comm);
   MPI_Comm_free(&cart_comm);
   expect_no_leaks();
 }
 
-// Five persistent collectives started together, completed by CC_Waitany, CC_Testall, CC_Waitall and
-// CC_Test loops in rank-dependent orders, several times, with a plain persistent MPI request among
-// them.
+// Five persistent collectives started together with two plain persistent requests, completed by
+// every completion function in rank-dependent orders, several times.
 TEST(Requests, PersistentStartallAndEveryCompletion) {
   const Watchdog watchdog("PersistentStartallAndEveryCompletion", deadline);
-  const TestTypes types;
   MPI_Comm comm = cc_general(shared_graph(12));
-  const Graph graph = gather_topology(comm);
-  std::vector<std::unique_ptr<GraphCase>> cases;
-  std::vector<MPI_Request> requests;
-  for (Op op : neighbor_ops) {
-    cases.push_back(std::make_unique<GraphCase>(op, Variant::mixed_types, Sizes::per_edge, types, graph, world_rank(), 5));
-    cases.back()->prepare(0);
-    requests.push_back(MPI_REQUEST_NULL);
-    ASSERT_EQ(cases.back()->call(Form::persistent, comm, &requests.back()), MPI_SUCCESS);
-  }
-  // Two plain persistent requests: a message from this process to itself. (Not to MPI_PROC_NULL:
-  // MPICH 4.0.2's MPI_Testany and MPI_Waitany take such a request, started, for an inactive one.)
-  int self_value = 0, self_received = -1;
-  requests.resize(requests.size() + 2, MPI_REQUEST_NULL);
-  MPI_Send_init(&self_value, 1, MPI_INT, 0, 5, MPI_COMM_SELF, &requests[requests.size() - 2]);
-  MPI_Recv_init(&self_received, 1, MPI_INT, 0, 5, MPI_COMM_SELF, &requests[requests.size() - 1]);
-  int generation = 1;
-  for (Completion how : all_completions) {
-    for (auto& exchange : cases) exchange->prepare(generation);
-    self_value = generation;
-    ASSERT_EQ(CC_Startall(static_cast<int>(requests.size()), requests.data()), MPI_SUCCESS);
-    std::vector<MPI_Request> shuffled;
-    const std::vector<int> order = rank_order(static_cast<int>(requests.size()), static_cast<unsigned>(generation));
-    for (int i : order) shuffled.push_back(requests[static_cast<std::size_t>(i)]);
-    complete_all(shuffled, how, static_cast<unsigned>(generation));
-    for (std::size_t k = 0; k < order.size(); ++k)
-      EXPECT_EQ(shuffled[k], requests[static_cast<std::size_t>(order[k])]) << "persistent requests stay allocated";
-    for (const auto& exchange : cases) EXPECT_EQ(exchange->mismatch(), "") << exchange->describe();
-    EXPECT_EQ(self_received, generation) << "the plain persistent message";
-    ++generation;
-  }
-  for (MPI_Request& request : requests) ASSERT_EQ(CC_Request_free(&request), MPI_SUCCESS);
+  persistent_mixed_with_plain(comm);
   MPI_Comm_free(&comm);
   expect_no_leaks();
 }

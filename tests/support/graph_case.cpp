@@ -154,41 +154,41 @@ std::vector<std::byte> GraphCase::expected_receive() const {
   return recv_->with_blocks(result[static_cast<std::size_t>(rank_)]);
 }
 
-int GraphCase::call(Form form, MPI_Comm comm, MPI_Request* request) {
+int GraphCase::call(Form form, MPI_Comm comm, MPI_Request* request, const Api& f) {
   const auto [sbuf, rbuf, scount, rcount, stype, rtype, sc, sd, rc, rd, sbd, rbd, st, rt] = arguments();
   switch (form) {
     case Form::blocking:
       switch (op_) {
-        case Op::allgather: return CC_Neighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-        case Op::allgatherv: return CC_Neighbor_allgatherv(sbuf, scount, stype, rbuf, rc, rd, rtype, comm);
-        case Op::alltoall: return CC_Neighbor_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-        case Op::alltoallv: return CC_Neighbor_alltoallv(sbuf, sc, sd, stype, rbuf, rc, rd, rtype, comm);
-        case Op::alltoallw: return CC_Neighbor_alltoallw(sbuf, sc, sbd, st, rbuf, rc, rbd, rt, comm);
+        case Op::allgather: return f.neighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+        case Op::allgatherv: return f.neighbor_allgatherv(sbuf, scount, stype, rbuf, rc, rd, rtype, comm);
+        case Op::alltoall: return f.neighbor_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm);
+        case Op::alltoallv: return f.neighbor_alltoallv(sbuf, sc, sd, stype, rbuf, rc, rd, rtype, comm);
+        case Op::alltoallw: return f.neighbor_alltoallw(sbuf, sc, sbd, st, rbuf, rc, rbd, rt, comm);
         case Op::allgatherw: break;
       }
       break;
     case Form::nonblocking:
       switch (op_) {
-        case Op::allgather: return CC_Ineighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, request);
-        case Op::allgatherv: return CC_Ineighbor_allgatherv(sbuf, scount, stype, rbuf, rc, rd, rtype, comm, request);
-        case Op::alltoall: return CC_Ineighbor_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, request);
-        case Op::alltoallv: return CC_Ineighbor_alltoallv(sbuf, sc, sd, stype, rbuf, rc, rd, rtype, comm, request);
-        case Op::alltoallw: return CC_Ineighbor_alltoallw(sbuf, sc, sbd, st, rbuf, rc, rbd, rt, comm, request);
+        case Op::allgather: return f.ineighbor_allgather(sbuf, scount, stype, rbuf, rcount, rtype, comm, request);
+        case Op::allgatherv: return f.ineighbor_allgatherv(sbuf, scount, stype, rbuf, rc, rd, rtype, comm, request);
+        case Op::alltoall: return f.ineighbor_alltoall(sbuf, scount, stype, rbuf, rcount, rtype, comm, request);
+        case Op::alltoallv: return f.ineighbor_alltoallv(sbuf, sc, sd, stype, rbuf, rc, rd, rtype, comm, request);
+        case Op::alltoallw: return f.ineighbor_alltoallw(sbuf, sc, sbd, st, rbuf, rc, rbd, rt, comm, request);
         case Op::allgatherw: break;
       }
       break;
     case Form::persistent:
       switch (op_) {
         case Op::allgather:
-          return CC_Neighbor_allgather_init(sbuf, scount, stype, rbuf, rcount, rtype, comm, MPI_INFO_NULL, request);
+          return f.allgather_init(sbuf, scount, stype, rbuf, rcount, rtype, comm, MPI_INFO_NULL, request);
         case Op::allgatherv:
-          return CC_Neighbor_allgatherv_init(sbuf, scount, stype, rbuf, rc, rd, rtype, comm, MPI_INFO_NULL, request);
+          return f.allgatherv_init(sbuf, scount, stype, rbuf, rc, rd, rtype, comm, MPI_INFO_NULL, request);
         case Op::alltoall:
-          return CC_Neighbor_alltoall_init(sbuf, scount, stype, rbuf, rcount, rtype, comm, MPI_INFO_NULL, request);
+          return f.alltoall_init(sbuf, scount, stype, rbuf, rcount, rtype, comm, MPI_INFO_NULL, request);
         case Op::alltoallv:
-          return CC_Neighbor_alltoallv_init(sbuf, sc, sd, stype, rbuf, rc, rd, rtype, comm, MPI_INFO_NULL, request);
+          return f.alltoallv_init(sbuf, sc, sd, stype, rbuf, rc, rd, rtype, comm, MPI_INFO_NULL, request);
         case Op::alltoallw:
-          return CC_Neighbor_alltoallw_init(sbuf, sc, sbd, st, rbuf, rc, rbd, rt, comm, MPI_INFO_NULL, request);
+          return f.alltoallw_init(sbuf, sc, sbd, st, rbuf, rc, rbd, rt, comm, MPI_INFO_NULL, request);
         case Op::allgatherw: break;
       }
       break;

@@ -2,7 +2,8 @@
 // One neighborhood collective on a communicator with any process topology, as a test case: the
 // graph is every process's neighbor lists as the topology has them (gather_topology), block sizes
 // may differ per edge, contents depend on the sending rank, the block and the element, and the
-// expected receive buffer is the graph reference model's. The call goes through the CC_ C API.
+// expected receive buffer is the graph reference model's. The call goes through the CC_ C API, or
+// through MPI's names (Api).
 #include <mpi.h>
 
 #include <optional>
@@ -11,6 +12,7 @@
 
 #include "block_buffers.hpp"
 #include "cartcoll/graph.hpp"
+#include "api_table.hpp"
 
 namespace support {
 
@@ -35,8 +37,9 @@ class GraphCase : public CaseBuffers {
 
   // Fills the send buffer for `generation`, resets the receive buffer and works out what it must hold.
   void prepare(int generation);
-  // Calls CC_Neighbor_* (blocking), CC_Ineighbor_* or CC_Neighbor_*_init (persistent).
-  int call(Form form, MPI_Comm comm, MPI_Request* request);
+  // Calls CC_Neighbor_* (blocking), CC_Ineighbor_* or CC_Neighbor_*_init (persistent), or the
+  // the functions of the same forms in `api`.
+  int call(Form form, MPI_Comm comm, MPI_Request* request, const Api& api = cc_api);
   std::string describe() const;
 
  private:
