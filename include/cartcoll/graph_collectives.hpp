@@ -11,8 +11,9 @@
 //
 // Block numbering (send blocks / receive blocks of the process planning):
 //   bcast      1 / 1: the buffer, both ways (only the root's send block and a receiver's receive block are used)
-//   gather     1 / the root's in-degree at the root, 0 elsewhere
-//   scatter    the root's out-degree at the root, 0 elsewhere / one per edge from the root
+//   gather     1 (0 at the root with MPI_IN_PLACE) / the root's in-degree at the root, 0 elsewhere
+//   scatter    the root's out-degree at the root, 0 elsewhere / one per edge from the root (none at
+//              the root with MPI_IN_PLACE)
 //   reduce     1 / 1 at the root, 0 elsewhere
 //   allreduce  1 / 1
 // The barrier and the neighborhood families (allgather, alltoall) are the registered planners' schedules

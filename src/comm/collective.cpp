@@ -50,7 +50,14 @@ void barrier(MPI_Comm comm) {
 // Under MPI_MAX, max(v) == -max(-v) exactly when v is the same everywhere, and 0/1 values or.
 std::uint64_t agree(MPI_Comm comm, const std::optional<Error>& local_error, std::span<const int> must_match,
                     const Error& mismatch, std::uint64_t or_bits) {
+  const std::vector<Error> mismatches(must_match.size(), mismatch);
+  return agree(comm, local_error, must_match, mismatches, or_bits);
+}
+
+std::uint64_t agree(MPI_Comm comm, const std::optional<Error>& local_error, std::span<const int> must_match,
+                    std::span<const Error> mismatches, std::uint64_t or_bits) {
   const std::size_t n = must_match.size();
+  if (mismatches.size() != n) throw Error(Errc::intern, "one mismatch error per value to agree on");
   std::vector<int> values(1 + 2 * n + 64, 0);
   values[0] = local_error ? static_cast<int>(local_error->kind()) + 1 : 0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -62,7 +69,7 @@ std::uint64_t agree(MPI_Comm comm, const std::optional<Error>& local_error, std:
   if (local_error) throw *local_error;
   if (values[0] != 0) throw Error(static_cast<Errc>(values[0] - 1), "another process passed a bad argument");
   for (std::size_t i = 0; i < n; ++i)
-    if (values[1 + i] != -values[1 + n + i]) throw mismatch;
+    if (values[1 + i] != -values[1 + n + i]) throw mismatches[i];
   std::uint64_t agreed = 0;
   for (std::size_t bit = 0; bit < 64; ++bit)
     if (values[1 + 2 * n + bit] != 0) agreed |= std::uint64_t{1} << bit;

@@ -87,7 +87,8 @@ Schedule plan_bcast(const GraphView& view, int root) {
 
 Schedule plan_gather(const GraphView& view, int root, Contribution own) {
   const bool at_root = view.rank == root;
-  Schedule schedule = one_phase(Collective::allgather, 1, at_root ? count_of(view.sources) : 0);
+  const bool in_place = at_root && own == Contribution::in_place;
+  Schedule schedule = one_phase(Collective::allgather, in_place ? 0 : 1, at_root ? count_of(view.sources) : 0);
   Phase& phase = schedule.phases.back();
   if (!at_root) {
     if (names(view.destinations, root)) phase.sends.push_back({root, {send_block}});
@@ -98,7 +99,7 @@ Schedule plan_gather(const GraphView& view, int root, Contribution own) {
     phase.recvs.push_back({from, {{Buffer::recv, slots.front()}}});
     for (std::size_t k = 1; k < slots.size(); ++k) phase.copies.push_back({{Buffer::recv, slots.front()}, {Buffer::recv, slots[k]}});
   }
-  if (own == Contribution::separate)
+  if (!in_place)
     for (int slot : slots_of(view.sources, view.rank)) phase.copies.push_back({send_block, {Buffer::recv, slot}});
   return schedule;
 }
