@@ -171,8 +171,9 @@ struct Exscan {
   MPI_Op op;
 };
 
-using Call = std::variant<Barrier, Bcast, Gather, Gatherv, Scatter, Scatterv, Allgather, Allgatherv, Allgatherw, Alltoall,
-                          Alltoallv, Alltoallw, Reduce, Allreduce, ReduceScatter, ReduceScatterBlock, Scan, Exscan>;
+using Call =
+    std::variant<Barrier, Bcast, Gather, Gatherv, Scatter, Scatterv, Allgather, Allgatherv, Allgatherw, Alltoall,
+                 Alltoallv, Alltoallw, Reduce, Allreduce, ReduceScatter, ReduceScatterBlock, Scan, Exscan>;
 
 // The three forms. Errors throw cartcoll::Error; where the call went to MPI, MPI has already raised
 // the error on the communicator's error handler.

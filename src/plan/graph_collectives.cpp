@@ -97,7 +97,8 @@ Schedule plan_gather(const GraphView& view, int root, Contribution own) {
   for (int from : distinct_peers(view.sources, view.rank)) {
     const std::vector<int> slots = slots_of(view.sources, from);
     phase.recvs.push_back({from, {{Buffer::recv, slots.front()}}});
-    for (std::size_t k = 1; k < slots.size(); ++k) phase.copies.push_back({{Buffer::recv, slots.front()}, {Buffer::recv, slots[k]}});
+    for (std::size_t k = 1; k < slots.size(); ++k)
+      phase.copies.push_back({{Buffer::recv, slots.front()}, {Buffer::recv, slots[k]}});
   }
   if (!in_place)
     for (int slot : slots_of(view.sources, view.rank)) phase.copies.push_back({send_block, {Buffer::recv, slot}});
@@ -109,7 +110,8 @@ Schedule plan_gather(const GraphView& view, int root, Contribution own) {
 Schedule plan_scatter(const GraphView& view, int root, Contribution own) {
   const bool at_root = view.rank == root;
   const int self_edges = count_of(slots_of(view.sources, view.rank));
-  const int receives = at_root ? (own == Contribution::in_place ? 0 : self_edges) : count_of(slots_of(view.sources, root));
+  const int receives =
+      at_root ? (own == Contribution::in_place ? 0 : self_edges) : count_of(slots_of(view.sources, root));
   Schedule schedule = one_phase(Collective::alltoall, at_root ? count_of(view.destinations) : 0, receives);
   Phase& phase = schedule.phases.back();
   if (!at_root) {
@@ -141,7 +143,8 @@ Schedule plan_reduce(const GraphView& view, int root, Contribution own) {
 
 Schedule plan_allreduce(const GraphView& view, Contribution own) {
   Schedule schedule = one_phase(Collective::allgather, 1, 1);
-  for (int to : distinct_peers(view.destinations, view.rank)) schedule.phases.back().sends.push_back({to, {send_block}});
+  for (int to : distinct_peers(view.destinations, view.rank))
+    schedule.phases.back().sends.push_back({to, {send_block}});
   fold_sources(view, own, schedule);
   return schedule;
 }

@@ -50,7 +50,8 @@ Started init_call(MPI_Comm comm, const std::function<unified::Call()>& make_call
   require_comm(comm);
   if (!acts_in_neighborhoods(comm)) {
     MpiCall mpi = mpi_call(comm, make_call());
-    if (!native || !mpi.persistent) return {MPI_REQUEST_NULL, Request(ForwardedOperation::restarted(comm, std::move(mpi)))};
+    if (!native || !mpi.persistent)
+      return {MPI_REQUEST_NULL, Request(ForwardedOperation::restarted(comm, std::move(mpi)))};
     MPI_Request request = MPI_REQUEST_NULL;
     raised(mpi.persistent(info, &request));
     if (!mpi.owned) return {request, {}};
@@ -58,8 +59,8 @@ Started init_call(MPI_Comm comm, const std::function<unified::Call()>& make_call
   }
   const std::shared_ptr<CommState> state = state_for_collective(comm, true);
   const GraphView view = view_of(*state);
-  return {MPI_REQUEST_NULL,
-          init_graph_call(state, comm, [&] { return graph_call(view, make_call()); }, must_match_errors(), info)};
+  return {MPI_REQUEST_NULL, init_graph_call(
+                                state, comm, [&] { return graph_call(view, make_call()); }, must_match_errors(), info)};
 }
 
 }  // namespace cartcoll::detail
@@ -89,7 +90,10 @@ Request as_request(MPI_Comm comm, detail::Started started, bool persistent) {
 Request start(MPI_Comm comm, const Call& call) { return as_request(comm, detail::start_call(comm, call), false); }
 
 Request init(MPI_Comm comm, const Call& call, MPI_Info info) {
-  return as_request(comm, detail::init_call(comm, [&] { return call; }, info), true);
+  return as_request(comm,
+                    detail::init_call(
+                        comm, [&] { return call; }, info),
+                    true);
 }
 
 }  // namespace cartcoll::unified

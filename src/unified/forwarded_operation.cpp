@@ -18,17 +18,20 @@ ForwardedOperation::ForwardedOperation(MPI_Comm comm, MpiCall call, Kind kind, M
 }
 
 std::unique_ptr<ForwardedOperation> ForwardedOperation::started(MPI_Comm comm, MpiCall call, MPI_Request request) {
-  std::unique_ptr<ForwardedOperation> operation(new ForwardedOperation(comm, std::move(call), Kind::nonblocking, request));
+  std::unique_ptr<ForwardedOperation> operation(
+      new ForwardedOperation(comm, std::move(call), Kind::nonblocking, request));
   operation->start();
   return operation;
 }
 
 std::unique_ptr<ForwardedOperation> ForwardedOperation::persistent(MPI_Comm comm, MpiCall call, MPI_Request request) {
-  return std::unique_ptr<ForwardedOperation>(new ForwardedOperation(comm, std::move(call), Kind::mpi_persistent, request));
+  return std::unique_ptr<ForwardedOperation>(
+      new ForwardedOperation(comm, std::move(call), Kind::mpi_persistent, request));
 }
 
 std::unique_ptr<ForwardedOperation> ForwardedOperation::restarted(MPI_Comm comm, MpiCall call) {
-  return std::unique_ptr<ForwardedOperation>(new ForwardedOperation(comm, std::move(call), Kind::restarted, MPI_REQUEST_NULL));
+  return std::unique_ptr<ForwardedOperation>(
+      new ForwardedOperation(comm, std::move(call), Kind::restarted, MPI_REQUEST_NULL));
 }
 
 // MPI raises an error of MPI_Start or of the nonblocking call on the communicator itself.
@@ -36,7 +39,9 @@ void ForwardedOperation::begin() {
   MPI_Request request = MPI_REQUEST_NULL;
   ProgressEngine::Kind kind = ProgressEngine::Kind::owned_by_engine;
   switch (kind_) {
-    case Kind::nonblocking: request = std::exchange(pending_, MPI_REQUEST_NULL); break;
+    case Kind::nonblocking:
+      request = std::exchange(pending_, MPI_REQUEST_NULL);
+      break;
     case Kind::mpi_persistent:
       if (const int code = MPI_Start(persistent_.out()); code != MPI_SUCCESS) throw RaisedByMpi(code);
       request = *persistent_.out();

@@ -46,37 +46,47 @@ GraphCall planned_call(Schedule schedule, Layout layout, int root, long long byt
   return {std::move(layout), std::move(schedule), must_match(root, bytes)};
 }
 
-Schedule trivial(const GraphView& view, Collective collective) { return plan(Algorithm::named("trivial"), view, collective); }
+Schedule trivial(const GraphView& view, Collective collective) {
+  return plan(Algorithm::named("trivial"), view, collective);
+}
 
 // MPI_IN_PLACE allgather: a process's own block is where it receives its own contribution, the
 // receive block of its first self edge; the other self edges get copies of it. A process with
 // destinations but no self edge has no such place.
 GraphCall in_place_allgather(const GraphView& view, std::vector<BlockSpec> recv) {
   const auto self = std::find(view.sources.begin(), view.sources.end(), view.rank);
-  const bool sends = std::any_of(view.destinations.begin(), view.destinations.end(), [](int to) { return to != no_process; });
+  const bool sends =
+      std::any_of(view.destinations.begin(), view.destinations.end(), [](int to) { return to != no_process; });
   if (self == view.sources.end() && sends)
     throw Error(Errc::buffer, "MPI_IN_PLACE allgather on a process without a self edge, where its own block would be");
-  const BlockSpec own = self == view.sources.end() ? BlockSpec{0, 0, MPI_BYTE} : recv[static_cast<std::size_t>(self - view.sources.begin())];
-  return planned_call(trivial(view, Collective::allgather), Layout{Collective::allgather, {own}, std::move(recv)}, unrooted,
+  const BlockSpec own = self == view.sources.end() ? BlockSpec{0, 0, MPI_BYTE}
+                                                   : recv[static_cast<std::size_t>(self - view.sources.begin())];
+  return planned_call(trivial(view, Collective::allgather),
+                      Layout{.collective = Collective::allgather, .send = {own}, .recv = std::move(recv)}, unrooted,
                       any_size);
 }
 
 // MPI_IN_PLACE alltoall: send block j is receive block j before the call (stage_sends_in_temps).
 GraphCall in_place_alltoall(const GraphView& view, std::vector<BlockSpec> recv) {
-  return planned_call(stage_sends_in_temps(trivial(view, Collective::alltoall)), Layout{Collective::alltoall, {}, std::move(recv)},
-                      unrooted, any_size);
+  return planned_call(stage_sends_in_temps(trivial(view, Collective::alltoall)),
+                      Layout{.collective = Collective::alltoall, .send = {}, .recv = std::move(recv)}, unrooted,
+                      any_size);
 }
 
 GraphCall on_graph(const GraphView& view, const Barrier&) {
   const BlockSpec nothing{0, 0, MPI_BYTE};
-  return neighborhood_call(
-      Layout{Collective::allgather, {nothing}, std::vector<BlockSpec>(view.sources.size(), nothing), true});
+  return neighborhood_call(Layout{.collective = Collective::allgather,
+                                  .send = {nothing},
+                                  .recv = std::vector<BlockSpec>(view.sources.size(), nothing),
+                                  .one_block_size = true});
 }
 
 GraphCall on_graph(const GraphView& view, const Bcast& c) {
   require_root(c.root, view);
   const std::vector<BlockSpec> buffer = regular_blocks(1, c.buffer, c.count, c.type, "buffer");
-  return planned_call(plan_bcast(view, c.root), Layout{Collective::allgather, buffer, buffer}, c.root, bytes_of(buffer));
+  return planned_call(plan_bcast(view, c.root),
+                      Layout{.collective = Collective::allgather, .send = buffer, .recv = buffer}, c.root,
+                      bytes_of(buffer));
 }
 
 // The root's receive blocks, one per source: `root_blocks(n)` builds them from the call's arguments.
@@ -88,7 +98,8 @@ GraphCall gather_call(const GraphView& view, const void* sendbuf, int sendcount,
   const bool at_root = view.rank == root;
   const Contribution own = at_root && sendbuf == MPI_IN_PLACE ? Contribution::in_place : Contribution::separate;
   Schedule schedule = plan_gather(view, root, own);
-  Layout layout{Collective::allgather};
+  Layout layout;
+  layout.collective = Collective::allgather;
   if (schedule.send_blocks > 0) layout.send = regular_blocks(1, sendbuf, sendcount, sendtype, "send buffer");
   if (at_root) layout.recv = root_blocks(schedule.recv_blocks);
   const long long bytes = root_bytes == any_size ? any_size : at_root ? root_bytes : bytes_of(layout.send);
@@ -106,7 +117,8 @@ GraphCall on_graph(const GraphView& view, const Gather& c) {
 GraphCall on_graph(const GraphView& view, const Gatherv& c) {
   return gather_call(
       view, c.sendbuf, c.sendcount, c.sendtype, c.root,
-      [&](int n) { return irregular_blocks(n, c.recvbuf, c.recvcounts, c.displs, c.recvtype, "receive blocks"); }, any_size);
+      [&](int n) { return irregular_blocks(n, c.recvbuf, c.recvcounts, c.displs, c.recvtype, "receive blocks"); },
+      any_size);
 }
 
 // The root's send blocks, one per destination: `root_blocks(n)` builds them; `root_bytes` the bytes
@@ -118,7 +130,8 @@ GraphCall scatter_call(const GraphView& view, void* recvbuf, int recvcount, MPI_
   const bool at_root = view.rank == root;
   const Contribution own = at_root && recvbuf == MPI_IN_PLACE ? Contribution::in_place : Contribution::separate;
   Schedule schedule = plan_scatter(view, root, own);
-  Layout layout{Collective::alltoall};
+  Layout layout;
+  layout.collective = Collective::alltoall;
   if (at_root) layout.send = root_blocks(schedule.send_blocks);
   if (own == Contribution::separate)
     layout.recv = regular_blocks(schedule.recv_blocks, recvbuf, recvcount, recvtype, "receive blocks");
@@ -137,60 +150,71 @@ GraphCall on_graph(const GraphView& view, const Scatter& c) {
 GraphCall on_graph(const GraphView& view, const Scatterv& c) {
   return scatter_call(
       view, c.recvbuf, c.recvcount, c.recvtype, c.root,
-      [&](int n) { return irregular_blocks(n, c.sendbuf, c.sendcounts, c.displs, c.sendtype, "send blocks"); }, any_size);
+      [&](int n) { return irregular_blocks(n, c.sendbuf, c.sendcounts, c.displs, c.sendtype, "send blocks"); },
+      any_size);
 }
 
 GraphCall on_graph(const GraphView& view, const Allgather& c) {
   const int in = degrees_of(view).sources;
-  if (c.sendbuf == MPI_IN_PLACE) return in_place_allgather(view, regular_blocks(in, c.recvbuf, c.recvcount, c.recvtype, "receive blocks"));
-  return neighborhood_call(layout::allgather(degrees_of(view), c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype));
+  if (c.sendbuf == MPI_IN_PLACE)
+    return in_place_allgather(view, regular_blocks(in, c.recvbuf, c.recvcount, c.recvtype, "receive blocks"));
+  return neighborhood_call(
+      layout::allgather(degrees_of(view), c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype));
 }
 
 GraphCall on_graph(const GraphView& view, const Allgatherv& c) {
   const int in = degrees_of(view).sources;
   if (c.sendbuf == MPI_IN_PLACE)
-    return in_place_allgather(view, irregular_blocks(in, c.recvbuf, c.recvcounts, c.displs, c.recvtype, "receive blocks"));
-  return neighborhood_call(
-      layout::allgatherv(degrees_of(view), c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcounts, c.displs, c.recvtype));
+    return in_place_allgather(view,
+                              irregular_blocks(in, c.recvbuf, c.recvcounts, c.displs, c.recvtype, "receive blocks"));
+  return neighborhood_call(layout::allgatherv(degrees_of(view), c.sendbuf, c.sendcount, c.sendtype, c.recvbuf,
+                                              c.recvcounts, c.displs, c.recvtype));
 }
 
 GraphCall on_graph(const GraphView& view, const Allgatherw& c) {
   const int in = degrees_of(view).sources;
   if (c.sendbuf == MPI_IN_PLACE)
-    return in_place_allgather(view, general_blocks(in, c.recvbuf, c.recvcounts, c.displs, c.recvtypes, "receive blocks"));
-  return neighborhood_call(
-      layout::allgatherw(degrees_of(view), c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcounts, c.displs, c.recvtypes));
+    return in_place_allgather(view,
+                              general_blocks(in, c.recvbuf, c.recvcounts, c.displs, c.recvtypes, "receive blocks"));
+  return neighborhood_call(layout::allgatherw(degrees_of(view), c.sendbuf, c.sendcount, c.sendtype, c.recvbuf,
+                                              c.recvcounts, c.displs, c.recvtypes));
 }
 
 GraphCall on_graph(const GraphView& view, const Alltoall& c) {
   const int in = degrees_of(view).sources;
-  if (c.sendbuf == MPI_IN_PLACE) return in_place_alltoall(view, regular_blocks(in, c.recvbuf, c.recvcount, c.recvtype, "receive blocks"));
-  return neighborhood_call(layout::alltoall(degrees_of(view), c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype));
+  if (c.sendbuf == MPI_IN_PLACE)
+    return in_place_alltoall(view, regular_blocks(in, c.recvbuf, c.recvcount, c.recvtype, "receive blocks"));
+  return neighborhood_call(
+      layout::alltoall(degrees_of(view), c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype));
 }
 
 GraphCall on_graph(const GraphView& view, const Alltoallv& c) {
   const int in = degrees_of(view).sources;
   if (c.sendbuf == MPI_IN_PLACE)
-    return in_place_alltoall(view, irregular_blocks(in, c.recvbuf, c.recvcounts, c.rdispls, c.recvtype, "receive blocks"));
-  return neighborhood_call(layout::alltoallv(degrees_of(view), c.sendbuf, c.sendcounts, c.sdispls, c.sendtype, c.recvbuf,
-                                             c.recvcounts, c.rdispls, c.recvtype));
+    return in_place_alltoall(view,
+                             irregular_blocks(in, c.recvbuf, c.recvcounts, c.rdispls, c.recvtype, "receive blocks"));
+  return neighborhood_call(layout::alltoallv(degrees_of(view), c.sendbuf, c.sendcounts, c.sdispls, c.sendtype,
+                                             c.recvbuf, c.recvcounts, c.rdispls, c.recvtype));
 }
 
 GraphCall on_graph(const GraphView& view, const Alltoallw& c) {
   const int in = degrees_of(view).sources;
   if (c.sendbuf == MPI_IN_PLACE)
-    return in_place_alltoall(view, general_blocks(in, c.recvbuf, c.recvcounts, c.rdispls, c.recvtypes, "receive blocks"));
-  return neighborhood_call(layout::alltoallw(degrees_of(view), c.sendbuf, c.sendcounts, c.sdispls, c.sendtypes, c.recvbuf,
-                                             c.recvcounts, c.rdispls, c.recvtypes));
+    return in_place_alltoall(view,
+                             general_blocks(in, c.recvbuf, c.recvcounts, c.rdispls, c.recvtypes, "receive blocks"));
+  return neighborhood_call(layout::alltoallw(degrees_of(view), c.sendbuf, c.sendcounts, c.sdispls, c.sendtypes,
+                                             c.recvbuf, c.recvcounts, c.rdispls, c.recvtypes));
 }
 
 // One block of `count` elements each way; with MPI_IN_PLACE the send block is the receive block.
 Layout reduction_layout(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, bool receives) {
   require_op(op);
-  Layout layout{Collective::allgather};
+  Layout layout;
+  layout.collective = Collective::allgather;
   layout.op = op;
   if (receives) layout.recv = regular_blocks(1, recvbuf, count, type, "receive buffer");
-  layout.send = sendbuf == MPI_IN_PLACE && receives ? layout.recv : regular_blocks(1, sendbuf, count, type, "send buffer");
+  layout.send =
+      sendbuf == MPI_IN_PLACE && receives ? layout.recv : regular_blocks(1, sendbuf, count, type, "send buffer");
   return layout;
 }
 

@@ -14,13 +14,11 @@
 #endif
 
 #if defined(CARTCOLL_HAVE_MPI_PERSISTENT_COLLECTIVES)
-#define CARTCOLL_PERSISTENT(name, ...)                                  \
-  [=](MPI_Info info, MPI_Request* request) {                            \
-    return MPI_##name##_init(__VA_ARGS__ __VA_OPT__(, ) comm, info, request); \
-  }
+#define CARTCOLL_PERSISTENT(name, ...) \
+  [=](MPI_Info info, MPI_Request* request) { return MPI_##name##_init(__VA_ARGS__ __VA_OPT__(, ) comm, info, request); }
 #elif defined(CARTCOLL_HAVE_MPIX_PERSISTENT_COLLECTIVES)
-#define CARTCOLL_PERSISTENT(name, ...)                                   \
-  [=](MPI_Info info, MPI_Request* request) {                             \
+#define CARTCOLL_PERSISTENT(name, ...)                                         \
+  [=](MPI_Info info, MPI_Request* request) {                                   \
     return MPIX_##name##_init(__VA_ARGS__ __VA_OPT__(, ) comm, info, request); \
   }
 #else
@@ -29,11 +27,11 @@
 
 // MPI_<name>, MPI_<iname> and the persistent form, bound to the arguments (copied: pointers and
 // scalars) and to `comm`.
-#define CARTCOLL_BIND(name, iname, ...)                                                               \
-  MpiCall {                                                                                           \
-    [=] { return MPI_##name(__VA_ARGS__ __VA_OPT__(, ) comm); },                                      \
+#define CARTCOLL_BIND(name, iname, ...)                                                              \
+  MpiCall {                                                                                          \
+    [=] { return MPI_##name(__VA_ARGS__ __VA_OPT__(, ) comm); },                                     \
         [=](MPI_Request* request) { return MPI_##iname(__VA_ARGS__ __VA_OPT__(, ) comm, request); }, \
-        CARTCOLL_PERSISTENT(name, __VA_ARGS__), nullptr                                               \
+        CARTCOLL_PERSISTENT(name, __VA_ARGS__), nullptr                                              \
   }
 
 namespace cartcoll::detail {
@@ -100,13 +98,16 @@ MpiCall bind_alltoallw(MPI_Comm comm, const void* sendbuf, void* recvbuf, std::s
   const IntDisplacements& recv = arrays->recv;
   const int *rcounts = recv.counts(), *rdispls = recv.displs();
   const MPI_Datatype* rtypes = recv.types();
-  MpiCall call = CARTCOLL_BIND(Alltoallw, Ialltoallw, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes);
+  MpiCall call =
+      CARTCOLL_BIND(Alltoallw, Ialltoallw, sendbuf, scounts, sdispls, stypes, recvbuf, rcounts, rdispls, rtypes);
   call.owned = std::move(arrays);
   return call;
 }
 
 MpiCall forward(MPI_Comm comm, const Barrier&) { return CARTCOLL_BIND(Barrier, Ibarrier); }
-MpiCall forward(MPI_Comm comm, const Bcast& c) { return CARTCOLL_BIND(Bcast, Ibcast, c.buffer, c.count, c.type, c.root); }
+MpiCall forward(MPI_Comm comm, const Bcast& c) {
+  return CARTCOLL_BIND(Bcast, Ibcast, c.buffer, c.count, c.type, c.root);
+}
 MpiCall forward(MPI_Comm comm, const Gather& c) {
   return CARTCOLL_BIND(Gather, Igather, c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.root);
 }
@@ -115,7 +116,8 @@ MpiCall forward(MPI_Comm comm, const Gatherv& c) {
                        c.displs.data(), c.recvtype, c.root);
 }
 MpiCall forward(MPI_Comm comm, const Scatter& c) {
-  return CARTCOLL_BIND(Scatter, Iscatter, c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype, c.root);
+  return CARTCOLL_BIND(Scatter, Iscatter, c.sendbuf, c.sendcount, c.sendtype, c.recvbuf, c.recvcount, c.recvtype,
+                       c.root);
 }
 MpiCall forward(MPI_Comm comm, const Scatterv& c) {
   return CARTCOLL_BIND(Scatterv, Iscatterv, c.sendbuf, c.sendcounts.data(), c.displs.data(), c.sendtype, c.recvbuf,
@@ -147,7 +149,9 @@ MpiCall forward(MPI_Comm comm, const ReduceScatter& c) {
 MpiCall forward(MPI_Comm comm, const ReduceScatterBlock& c) {
   return CARTCOLL_BIND(Reduce_scatter_block, Ireduce_scatter_block, c.sendbuf, c.recvbuf, c.recvcount, c.type, c.op);
 }
-MpiCall forward(MPI_Comm comm, const Scan& c) { return CARTCOLL_BIND(Scan, Iscan, c.sendbuf, c.recvbuf, c.count, c.type, c.op); }
+MpiCall forward(MPI_Comm comm, const Scan& c) {
+  return CARTCOLL_BIND(Scan, Iscan, c.sendbuf, c.recvbuf, c.count, c.type, c.op);
+}
 MpiCall forward(MPI_Comm comm, const Exscan& c) {
   return CARTCOLL_BIND(Exscan, Iexscan, c.sendbuf, c.recvbuf, c.count, c.type, c.op);
 }

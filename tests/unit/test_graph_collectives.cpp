@@ -78,7 +78,8 @@ TEST(GraphCollectivesReference, WorkedExample) {
             (std::vector<Bytes>{bytes({14, 14}), bytes({12, 14}), bytes({3, 5})}));
   // A process without sources keeps its receive buffer.
   Graph lonely(1);
-  EXPECT_EQ(reference::allreduce(lonely, {bytes({1, 1})}, {bytes({4, 4})}, compose), (std::vector<Bytes>{bytes({4, 4})}));
+  EXPECT_EQ(reference::allreduce(lonely, {bytes({1, 1})}, {bytes({4, 4})}, compose),
+            (std::vector<Bytes>{bytes({4, 4})}));
 }
 
 using PlanFor = std::function<Schedule(const GraphView&)>;
@@ -100,9 +101,11 @@ int occurrences_of(const std::vector<int>& neighbors, int neighbor) {
   for (std::size_t r = 0; r < schedules.size(); ++r)
     for (const Phase& phase : schedules[r].phases) {
       for (const Copy& copy : phase.copies)
-        if (copy.from.buffer == Buffer::send) return ::testing::AssertionFailure() << "rank " << r << " copies a send block";
+        if (copy.from.buffer == Buffer::send)
+          return ::testing::AssertionFailure() << "rank " << r << " copies a send block";
       for (const Reduction& reduction : phase.reductions)
-        if (reduction.from.buffer == Buffer::send) return ::testing::AssertionFailure() << "rank " << r << " reduces a send block";
+        if (reduction.from.buffer == Buffer::send)
+          return ::testing::AssertionFailure() << "rank " << r << " reduces a send block";
     }
   return ::testing::AssertionSuccess();
 }
@@ -121,7 +124,8 @@ class RandomGraphs : public ::testing::TestWithParam<Contribution> {
       ASSERT_EQ(graph.inconsistency(), "");
       const int root = std::uniform_int_distribution<int>(0, graph.size() - 1)(rng);
       const std::size_t size = 2 * static_cast<std::size_t>(trial % 4);
-      SCOPED_TRACE("trial " + std::to_string(trial) + ", p = " + std::to_string(graph.size()) + ", root " + std::to_string(root));
+      SCOPED_TRACE("trial " + std::to_string(trial) + ", p = " + std::to_string(graph.size()) + ", root " +
+                   std::to_string(root));
       check(graph, root, size);
       if (HasFatalFailure()) return;
     }
@@ -150,7 +154,8 @@ TEST_P(RandomGraphs, Gather) {
     Blocks expected = reference::gather(graph, root, send, recv);
     if (own == Contribution::in_place)  // the root's self-edge blocks are already in place
       for (std::size_t i = 0; i < graph.sources(root).size(); ++i)
-        if (graph.sources(root)[i] == root) expected[static_cast<std::size_t>(root)][i] = recv[static_cast<std::size_t>(root)][i];
+        if (graph.sources(root)[i] == root)
+          expected[static_cast<std::size_t>(root)][i] = recv[static_cast<std::size_t>(root)][i];
     Blocks send_blocks = one_each(send);
     if (own == Contribution::in_place) send_blocks[static_cast<std::size_t>(root)].clear();  // the root sends nothing
     const auto schedules = plan_every(graph, [&](const GraphView& view) { return plan_gather(view, root, own); });
@@ -187,7 +192,8 @@ TEST_P(RandomGraphs, Reduce) {
     }
     Blocks recv_blocks(static_cast<std::size_t>(graph.size())), expected(recv_blocks.size());
     recv_blocks[static_cast<std::size_t>(root)] = {recv[static_cast<std::size_t>(root)]};
-    expected[static_cast<std::size_t>(root)] = {reference::reduce(graph, root, send, recv, compose)[static_cast<std::size_t>(root)]};
+    expected[static_cast<std::size_t>(root)] = {
+        reference::reduce(graph, root, send, recv, compose)[static_cast<std::size_t>(root)]};
     const auto schedules = plan_every(graph, [&](const GraphView& view) { return plan_reduce(view, root, own); });
     if (own == Contribution::in_place) {
       ASSERT_TRUE(reads_send_only_in_messages(schedules));
@@ -221,7 +227,8 @@ INSTANTIATE_TEST_SUITE_P(Contributions, RandomGraphs, ::testing::Values(Contribu
 // A fold in the wrong order gives another result: the simulator notices a reversed schedule.
 TEST(GraphCollectivesSimulator, AFoldInTheWrongOrderIsCaught) {
   const Graph graph = worked_example();
-  auto schedules = plan_every(graph, [](const GraphView& view) { return plan_reduce(view, 1, Contribution::separate); });
+  auto schedules =
+      plan_every(graph, [](const GraphView& view) { return plan_reduce(view, 1, Contribution::separate); });
   const std::vector<Bytes> send = {test::bytes({2, 1}), test::bytes({7, 7}), test::bytes({3, 5})};
   const Blocks recv = {{}, {test::bytes({0, 0})}, {}};
   const Blocks expected = {{}, {test::bytes({12, 14})}, {}};
@@ -252,20 +259,23 @@ TEST(GraphCollectivesPlanner, InPlaceAlltoallStagesTheSendBlocks) {
     const int p = 1 + trial % 13;
     std::vector<std::pair<int, int>> edges;
     for (int e = std::uniform_int_distribution<int>(0, 3 * p)(rng); e > 0; --e) {
-      const int a = std::uniform_int_distribution<int>(0, p - 1)(rng), b = std::uniform_int_distribution<int>(0, p - 1)(rng);
+      const int a = std::uniform_int_distribution<int>(0, p - 1)(rng),
+                b = std::uniform_int_distribution<int>(0, p - 1)(rng);
       edges.emplace_back(a, b);
       edges.emplace_back(b, a);
     }
     const Graph graph = Graph::from_edges(p, edges);
     Blocks before(static_cast<std::size_t>(p));
     for (int r = 0; r < p; ++r)
-      for (std::size_t i = 0; i < graph.sources(r).size(); ++i) before[static_cast<std::size_t>(r)].push_back(test::payload(r, static_cast<int>(i), 3));
+      for (std::size_t i = 0; i < graph.sources(r).size(); ++i)
+        before[static_cast<std::size_t>(r)].push_back(test::payload(r, static_cast<int>(i), 3));
     const Blocks expected = reference::exchange(graph, Collective::alltoall, before, before);
     const auto schedules = plan_every(graph, [](const GraphView& view) {
       return stage_sends_in_temps(plan(Algorithm::named("trivial"), view, Collective::alltoall));
     });
     for (const Schedule& schedule : schedules) ASSERT_EQ(schedule.send_blocks, 0);
-    ASSERT_TRUE(test::simulates_to(schedules, Blocks(static_cast<std::size_t>(p)), before, expected)) << "trial " << trial;
+    ASSERT_TRUE(test::simulates_to(schedules, Blocks(static_cast<std::size_t>(p)), before, expected))
+        << "trial " << trial;
   }
   Graph fan(2);
   fan.destinations(0) = {1, 1};
