@@ -16,6 +16,7 @@
 #include "../support/cart_fixture.hpp"
 #include "../support/graph_case.hpp"
 #include "../support/handle_census.hpp"
+#include "../support/orders_and_leaks.hpp"
 #include "../support/neighborhoods.hpp"
 #include "../support/watchdog.hpp"
 #include "cartcoll/neighbor.h"
@@ -172,13 +173,6 @@ Graph neighborhood_of(Made made, MPI_Comm comm) {
 
 Sizes sizes_for(Made made) { return made == Made::cart_neighborhood ? Sizes::per_index : Sizes::per_edge; }
 
-void expect_no_leaks() {
-  const census::Live live = census::live();
-  EXPECT_EQ(live.datatypes, 0u) << "struct datatypes leaked";
-  EXPECT_EQ(live.requests, 0u) << "persistent requests leaked";
-  EXPECT_EQ(live.communicators, 0u) << "communicators leaked";
-}
-
 // Waits by CC_Wait, or by a CC_Test loop where `by_test`.
 void complete(MPI_Request& request, bool by_test) {
   if (!by_test) {
@@ -264,15 +258,6 @@ struct RingMessage {
   }
   bool arrived(int generation) const { return in == generation * 1000 + (world_rank() + world_size() - 1) % world_size(); }
 };
-
-// A permutation of 0..n-1 that differs between ranks.
-std::vector<int> rank_order(int n, unsigned salt) {
-  std::vector<int> order(static_cast<std::size_t>(n));
-  std::iota(order.begin(), order.end(), 0);
-  std::mt19937 rng(static_cast<unsigned>(world_rank()) * 7919u + salt);
-  std::shuffle(order.begin(), order.end(), rng);
-  return order;
-}
 
 enum class Completion { waitall, waitany, testall, test };
 

@@ -27,6 +27,7 @@
 #include "../support/error_checks.hpp"
 #include "../support/graph_case.hpp"
 #include "../support/handle_census.hpp"
+#include "../support/orders_and_leaks.hpp"
 #include "../support/watchdog.hpp"
 #include "cartcoll/neighbor.h"
 #include "cartcoll/reference.hpp"
@@ -789,21 +790,12 @@ std::vector<Variation> variations(Made made, bool neighborhoods) {
   return list;
 }
 
-// A permutation of 0..n-1 that differs between ranks.
-std::vector<std::size_t> rank_order(std::size_t n, unsigned salt) {
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), 0);
-  std::mt19937 rng(static_cast<unsigned>(world_rank()) * 7919u + salt);
-  std::shuffle(order.begin(), order.end(), rng);
-  return order;
-}
-
 // Completes the requests in a rank-dependent order: CC_Wait one by one, CC_Waitall of a shuffled
 // array, or CC_Test loops, by rank.
 void complete_in_rank_order(std::vector<MPI_Request>& requests, unsigned salt) {
-  const std::vector<std::size_t> order = rank_order(requests.size(), salt);
+  const std::vector<int> order = rank_order(static_cast<int>(requests.size()), salt);
   std::vector<MPI_Request> shuffled;
-  for (std::size_t i : order) shuffled.push_back(requests[i]);
+  for (int i : order) shuffled.push_back(requests[static_cast<std::size_t>(i)]);
   switch ((static_cast<unsigned>(world_rank()) + salt) % 3) {
     case 0:
       for (MPI_Request& request : shuffled) ASSERT_EQ(CC_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
@@ -817,7 +809,7 @@ void complete_in_rank_order(std::vector<MPI_Request>& requests, unsigned salt) {
         while (!done) ASSERT_EQ(CC_Test(&request, &done, MPI_STATUS_IGNORE), MPI_SUCCESS);
       }
   }
-  for (std::size_t k = 0; k < order.size(); ++k) requests[order[k]] = shuffled[k];
+  for (std::size_t k = 0; k < order.size(); ++k) requests[static_cast<std::size_t>(order[k])] = shuffled[k];
 }
 
 enum class Api { c, cpp };
@@ -861,7 +853,7 @@ class Sweep {
       complete_in_rank_order(requests, seed_);
       for (MPI_Request request : requests) EXPECT_EQ(request, MPI_REQUEST_NULL);
     } else {
-      for (std::size_t i : rank_order(cpp.size(), seed_)) cpp[i].wait();
+      for (int i : rank_order(static_cast<int>(cpp.size()), seed_)) cpp[static_cast<std::size_t>(i)].wait();
     }
     for (auto& one : cases_) EXPECT_EQ(one->mismatch(), "") << "nonblocking";
   }
@@ -889,7 +881,8 @@ class Sweep {
         for (MPI_Request request : requests) EXPECT_NE(request, MPI_REQUEST_NULL) << "a persistent request stays";
       } else {
         for (auto& request : cpp) request.start();
-        for (std::size_t i : rank_order(cpp.size(), seed_ + static_cast<unsigned>(generation))) cpp[i].wait();
+        for (int i : rank_order(static_cast<int>(cpp.size()), seed_ + static_cast<unsigned>(generation)))
+          cpp[static_cast<std::size_t>(i)].wait();
       }
       for (auto& one : cases_) EXPECT_EQ(one->mismatch(), "") << "persistent, generation " << generation;
     }
@@ -904,13 +897,6 @@ class Sweep {
   Subject setup_;
   std::vector<std::unique_ptr<Case>> cases_;
 };
-
-void expect_no_leaks() {
-  const census::Live live = census::live();
-  EXPECT_EQ(live.datatypes, 0u) << "struct datatypes leaked";
-  EXPECT_EQ(live.requests, 0u) << "persistent requests leaked";
-  EXPECT_EQ(live.communicators, 0u) << "communicators leaked";
-}
 
 class EveryCommunicator : public testing::TestWithParam<Made> {};
 
