@@ -13,6 +13,8 @@ enum class Errc {
   count,           // a negative count, or send and receive blocks of different sizes
   buffer,          // MPI_IN_PLACE, or a block of non-zero size at address 0 (NULL)
   rank,            // a rank outside the communicator
+  root,            // a root outside the communicator, or processes naming different roots
+  op,              // MPI_OP_NULL where a reduction operation is needed
   type,            // MPI_DATATYPE_NULL where a datatype is needed
   request,         // a null, freed or active request where that is not allowed
   topology,        // a communicator without a cartcoll neighborhood

@@ -28,6 +28,9 @@ struct Layout {
   // receive block. MPI's pairwise matching then makes every block of every process the same size on
   // a connected neighborhood, which the v and w forms do not promise.
   bool one_block_size = false;
+  // The operation of a reduction (001's reduce and allreduce on graphs), applied by the schedule's
+  // reduction steps; MPI_OP_NULL for a call that reduces nothing.
+  MPI_Op op = MPI_OP_NULL;
   friend bool operator==(const Layout&, const Layout&) = default;
 };
 

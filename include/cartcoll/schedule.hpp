@@ -50,13 +50,25 @@ struct Copy {
   friend bool operator==(const Copy&, const Copy&) = default;
 };
 
+// A block reduced locally into another with the call's reduction operation: `into` becomes
+// `from` op `into`, MPI_Reduce_local's order (`from` is the left operand). Folding a list of blocks
+// into an accumulator from the last block to the first therefore applies a non-commutative
+// operation in list order: b0 op (b1 op (... op bn)), which is (b0 op b1) op ... since MPI's
+// operations are associative.
+struct Reduction {
+  BlockRef from;
+  BlockRef into;
+  friend bool operator==(const Reduction&, const Reduction&) = default;
+};
+
 // The sends and receives of a phase are independent of each other and run concurrently; the copies
-// run after all of them have completed, in list order. Phase k+1 starts when phase k is complete at
-// this process.
+// run after all of them have completed, in list order, and the reductions after the copies, in list
+// order. Phase k+1 starts when phase k is complete at this process.
 struct Phase {
   std::vector<Message> sends;
   std::vector<Message> recvs;
   std::vector<Copy> copies;
+  std::vector<Reduction> reductions = {};
 };
 
 struct CARTCOLL_API Schedule {

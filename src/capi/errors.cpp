@@ -12,6 +12,8 @@ int mpi_error_class(const Error& error) {
     case Errc::count: return MPI_ERR_COUNT;
     case Errc::buffer: return MPI_ERR_BUFFER;
     case Errc::rank: return MPI_ERR_RANK;
+    case Errc::root: return MPI_ERR_ROOT;
+    case Errc::op: return MPI_ERR_OP;
     case Errc::type: return MPI_ERR_TYPE;
     case Errc::request: return MPI_ERR_REQUEST;
     case Errc::topology: return MPI_ERR_TOPOLOGY;

@@ -57,6 +57,7 @@ std::uint64_t agree(MPI_Comm comm, const std::optional<Error>& local_error, std:
 std::uint64_t agree(MPI_Comm comm, const std::optional<Error>& local_error, std::span<const int> must_match,
                     std::span<const Error> mismatches, std::uint64_t or_bits) {
   const std::size_t n = must_match.size();
+  if (mismatches.size() != n) throw Error(Errc::intern, "one mismatch error per value to agree on");
   std::vector<int> values(1 + 2 * n + 64, 0);
   values[0] = local_error ? static_cast<int>(local_error->kind()) + 1 : 0;
   for (std::size_t i = 0; i < n; ++i) {

@@ -24,8 +24,8 @@ void barrier(MPI_Comm comm);
 // `or_bits` or-ed over the processes.
 std::uint64_t agree(MPI_Comm comm, const std::optional<Error>& local_error, std::span<const int> must_match,
                     const Error& mismatch, std::uint64_t or_bits = 0);
-// The same with one error per entry of must_match: where entries differ, the first of them names the
-// error every process throws.
+// The same with an error per value: where must_match[i] differs (the first such i), every process
+// throws mismatches[i].
 std::uint64_t agree(MPI_Comm comm, const std::optional<Error>& local_error, std::span<const int> must_match,
                     std::span<const Error> mismatches, std::uint64_t or_bits = 0);
 

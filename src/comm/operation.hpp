@@ -1,47 +1,33 @@
 #pragma once
-// A collective bound to its buffers: the schedule lowered for MPI, the tag it holds, and what a
-// request needs to know.
+// What a Request holds: a collective started or startable, advanced by the progress engine. Most are
+// schedules the library runs (ScheduledOperation); 001's collectives on communicators without a graph
+// topology are MPI's own, held as the library's requests where they must be (src/unified).
 #include <memory>
 
 #include "../exec/mpi_executor.hpp"
+#include "cartcoll/error.hpp"
 #include "state.hpp"
 
 namespace cartcoll::detail {
 
 class Operation {
  public:
-  // `tag` was taken from the state's tag space (an ephemeral tag, or, if `persistent`, an agreed
-  // persistent one); the operation gives it back when it goes.
-  Operation(std::shared_ptr<CommState> state, MPI_Comm user_comm, const Schedule& schedule, const Layout& layout,
-            int tag, bool persistent, Reuse reuse = {})
-      : state_(std::move(state)),
-        library_(state_->library()),
-        user_comm_(user_comm),
-        tag_(tag),
-        persistent_(persistent),
-        execution_(schedule, layout, persistent ? library_->ready() : library_->get(), tag,
-                   persistent ? Execution::Mode::persistent : Execution::Mode::once, reuse, library_->gate()) {}
-  ~Operation() {
-    if (persistent_)
-      state_->tags().release_persistent(tag_);
-    else
-      state_->tags().release_ephemeral(tag_);
-  }
+  virtual ~Operation() = default;
   Operation(const Operation&) = delete;
   Operation& operator=(const Operation&) = delete;
 
   MPI_Comm user_comm() const noexcept { return user_comm_; }
   bool persistent() const noexcept { return persistent_; }
   // Active from start until a wait or a successful test completes it, as an MPI request is, even
-  // where the engine finished the schedule earlier.
+  // where the engine finished the work earlier.
   bool active() const noexcept { return active_; }
 
   void start() {
     active_ = true;
-    execution_.start();
+    begin();
   }
   void wait() {
-    ProgressEngine::instance().wait(execution_);
+    ProgressEngine::instance().wait(work());
     complete();
   }
   bool test() {
@@ -49,20 +35,52 @@ class Operation {
     complete();
     return true;
   }
-  bool ready() { return ProgressEngine::instance().test(execution_); }
+  bool ready() { return ProgressEngine::instance().test(work()); }
+
+ protected:
+  Operation(MPI_Comm user_comm, bool persistent) : user_comm_(user_comm), persistent_(persistent) {}
+  // Starts the work through the engine.
+  virtual void begin() = 0;
+  virtual Progressing& work() noexcept = 0;
 
  private:
-  std::shared_ptr<CommState> state_;      // keeps the tag space alive
-  std::shared_ptr<LibraryComm> library_;  // outlives MPI_Comm_free of the user's communicator
-  MPI_Comm user_comm_;
-  int tag_;
   void complete() {
     active_ = false;
-    if (execution_.error() != MPI_SUCCESS) throw Error(Errc::mpi, "a message of the collective failed", execution_.error());
+    if (work().error() != MPI_SUCCESS) throw Error(Errc::mpi, "a message of the collective failed", work().error());
   }
 
+  MPI_Comm user_comm_;
   bool persistent_;
   bool active_ = false;
+};
+
+// A schedule bound to its buffers: lowered for MPI, with the tag it holds.
+class ScheduledOperation final : public Operation {
+ public:
+  // `tag` was taken from the state's tag space (an ephemeral tag, or, if `persistent`, an agreed
+  // persistent one); the operation gives it back when it goes.
+  ScheduledOperation(std::shared_ptr<CommState> state, MPI_Comm user_comm, const Schedule& schedule,
+                     const Layout& layout, int tag, bool persistent, Reuse reuse = {})
+      : Operation(user_comm, persistent),
+        state_(std::move(state)),
+        library_(state_->library()),
+        tag_(tag),
+        execution_(schedule, layout, persistent ? library_->ready() : library_->get(), tag,
+                   persistent ? Execution::Mode::persistent : Execution::Mode::once, reuse, library_->gate()) {}
+  ~ScheduledOperation() override {
+    if (persistent())
+      state_->tags().release_persistent(tag_);
+    else
+      state_->tags().release_ephemeral(tag_);
+  }
+
+ private:
+  void begin() override { execution_.start(); }
+  Progressing& work() noexcept override { return execution_; }
+
+  std::shared_ptr<CommState> state_;      // keeps the tag space alive
+  std::shared_ptr<LibraryComm> library_;  // outlives MPI_Comm_free of the user's communicator
+  int tag_;
   Execution execution_;
 };
 

@@ -66,23 +66,31 @@ SizeDigest block_size_digest(const Layout& layout) {
 }
 
 // Init calls are collective anyway and build datatypes, so one small allreduce buys what blocking
-// calls cannot afford: an error on any process, a disagreeing algorithm, or (Cartesian contract)
-// different block sizes reach every process; and the request's tag is agreed there (see TagSpace).
-int agree_on_init(CommState& state, const std::optional<Error>& local_error, Algorithm algorithm, SizeDigest sizes) {
+// calls cannot afford: an error on any process, or a disagreeing algorithm, reaches every process;
+// and the request's tag is agreed there (see TagSpace).
+// `must_match[i]` must be the same on every process, else every process throws mismatches[i].
+int agree_on_init(CommState& state, const std::optional<Error>& local_error, std::span<const int> must_match,
+                  std::span<const Error> mismatches) {
   TagSpace& tags = state.tags();
   const MPI_Comm comm = state.library()->ready();
-  const int must_match[] = {algorithm.id(), sizes[0], sizes[1]};
-  const Error algorithms_differ(Errc::not_isomorphic, "processes chose different algorithms");
-  const Error sizes_differ(Errc::count, "processes passed different block sizes");
-  const Error mismatches[] = {algorithms_differ, sizes_differ, sizes_differ};
   std::uint64_t in_use = agree(comm, local_error, must_match, mismatches, tags.persistent_candidates_in_use());
   for (int windows = 1;; ++windows) {
     if (const int tag = tags.take_persistent(in_use); tag >= 0) return tag;
     // Every process sees the same marks, so all of them give up together.
     if (windows >= tags.persistent_windows())
       throw Error(Errc::intern, "more persistent requests alive on this communicator than it has tags for them");
-    in_use = agree(comm, std::nullopt, {}, algorithms_differ, tags.persistent_candidates_in_use());
+    in_use = agree(comm, std::nullopt, {}, std::span<const Error>(), tags.persistent_candidates_in_use());
   }
+}
+
+// The processes' algorithm must match, and (Cartesian contract, else zeros) their block sizes.
+int agree_on_init(CommState& state, const std::optional<Error>& local_error, Algorithm algorithm,
+                  SizeDigest sizes = {}) {
+  const int must_match[] = {algorithm.id(), sizes[0], sizes[1]};
+  const Error algorithms_differ(Errc::not_isomorphic, "processes chose different algorithms");
+  const Error sizes_differ(Errc::count, "processes passed different block sizes");
+  const Error mismatches[] = {algorithms_differ, sizes_differ, sizes_differ};
+  return agree_on_init(state, local_error, must_match, mismatches);
 }
 
 // The Cartesian combining schedules forward blocks through processes that size them by their own
@@ -167,8 +175,8 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
       *state, requested_for(*state, layout, contract, state->settings.algorithm), layout, CallKind::once, false);
   const auto schedule = state->schedule(layout.collective, algorithm);
   state->last_run = CommState::Run{algorithm, schedule->messages()};
-  auto operation = std::make_unique<Operation>(state, user_comm, *schedule, layout, tag.get(), false,
-                                               Reuse{&state->type_cache, false});
+  auto operation = std::make_unique<ScheduledOperation>(state, user_comm, *schedule, layout, tag.get(), false,
+                                                        Reuse{&state->type_cache, false});
   tag.hand_over();
   operation->start();
   return Request(std::move(operation));
@@ -194,7 +202,65 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
     algorithm = resolve_algorithm(*state, algorithm, *layout, CallKind::persistent, true);
     const auto schedule = state->schedule(layout->collective, algorithm);
     state->last_run = CommState::Run{algorithm, schedule->messages()};
-    return Request(std::make_unique<Operation>(state, user_comm, *schedule, *layout, tag, true));
+    return Request(std::make_unique<ScheduledOperation>(state, user_comm, *schedule, *layout, tag, true));
+  } catch (...) {
+    state->tags().release_persistent(tag);
+    throw;
+  }
+}
+
+void run_graph_call(CommState& state, const GraphCall& call) {
+  if (!call.schedule) return exchange(state, call.layout, Contract::mpi);
+  const EphemeralTag tag(state.tags());
+  Execution execution(*call.schedule, call.layout, state.library()->ready(), tag.get(), Execution::Mode::once,
+                      Reuse{&state.type_cache, true});
+  execution.start();
+  ProgressEngine::instance().wait(execution);
+  if (execution.error() != MPI_SUCCESS) throw Error(Errc::mpi, "a message of the collective failed", execution.error());
+}
+
+Request start_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const GraphCall& call) {
+  if (!call.schedule) return iexchange(state, user_comm, call.layout, Contract::mpi);
+  EphemeralTag tag(state->tags());
+  auto operation = std::make_unique<ScheduledOperation>(state, user_comm, *call.schedule, call.layout, tag.get(), false,
+                                                        Reuse{&state->type_cache, false});
+  tag.hand_over();
+  operation->start();
+  return Request(std::move(operation));
+}
+
+// As exchange_init for a neighborhood call, with the route and the caller's values agreed too, in the
+// same one allreduce whichever the route, so that processes taking different routes fail alike.
+Request init_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const std::function<GraphCall()>& make,
+                        std::span<const Error> mismatches, MPI_Info info) {
+  std::optional<GraphCall> call;
+  std::optional<Error> local_error;
+  Algorithm algorithm = state->settings.algorithm;
+  try {
+    algorithm = effective_algorithm(info, algorithm);
+    call = make();
+    if (call->must_match.size() != mismatches.size()) throw Error(Errc::intern, "one mismatch error per value to agree on");
+    if (!call->schedule) {
+      check_layout(*state, call->layout, Contract::mpi);
+      algorithm = requested_for(*state, call->layout, Contract::mpi, algorithm);
+    }
+  } catch (const Error& error) {
+    local_error = error;
+    call.reset();
+  }
+  std::vector<int> must_match = {call && call->schedule ? 1 : 0, algorithm.id()};
+  if (call) must_match.insert(must_match.end(), call->must_match.begin(), call->must_match.end());
+  must_match.resize(2 + mismatches.size());  // a failed process's values: it throws first anyway
+  std::vector<Error> errors = {Error(Errc::buffer, "processes disagree on MPI_IN_PLACE"),
+                               Error(Errc::not_isomorphic, "processes chose different algorithms")};
+  errors.insert(errors.end(), mismatches.begin(), mismatches.end());
+  const int tag = agree_on_init(*state, local_error, must_match, errors);
+  try {
+    if (!call->schedule) {
+      algorithm = resolve_algorithm(*state, algorithm, call->layout, CallKind::persistent, true);
+      call->schedule = *state->schedule(call->layout.collective, algorithm);
+    }
+    return Request(std::make_unique<ScheduledOperation>(state, user_comm, *call->schedule, call->layout, tag, true));
   } catch (...) {
     state->tags().release_persistent(tag);
     throw;

@@ -22,4 +22,22 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
 Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_comm,
                       const std::function<Layout()>& make_layout, const RequestOptions& options, Contract contract);
 
+// One of 001's collectives on a graph (src/unified): its layout, and either the schedule its caller
+// planned for it (rooted collectives, reductions, MPI_IN_PLACE) or none, for a call of a neighborhood
+// family (barrier, allgather, alltoall), which runs as CC_Neighbor_* of its family does. must_match:
+// the values every process must pass alike (a root, block sizes), which *_init checks.
+struct GraphCall {
+  Layout layout;
+  std::optional<Schedule> schedule;
+  std::vector<int> must_match;
+};
+void run_graph_call(CommState& state, const GraphCall& call);
+// Never blocks and never communicates before it returns.
+Request start_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const GraphCall& call);
+// Collective: a bad argument on any process (thrown by `make`) fails every process alike; processes
+// whose calls take different routes (MPI_IN_PLACE on some only) fail with Errc::buffer, and where
+// must_match[i] differs every process throws mismatches[i].
+Request init_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const std::function<GraphCall()>& make,
+                        std::span<const Error> mismatches, MPI_Info info);
+
 }  // namespace cartcoll::detail

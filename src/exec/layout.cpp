@@ -3,21 +3,22 @@
 #include <string>
 
 #include "cartcoll/error.hpp"
+#include "block_lists.hpp"
 #include "mpi_check.hpp"
 
-namespace cartcoll::layout {
+namespace cartcoll::detail {
 
 namespace {
 
 MPI_Aint base_address(const void* buffer) {
   MPI_Aint address = 0;
-  detail::check(MPI_Get_address(buffer, &address), "MPI_Get_address");
+  check(MPI_Get_address(buffer, &address), "MPI_Get_address");
   return address;
 }
 
 MPI_Aint extent_of(MPI_Datatype type) {
   MPI_Aint lb = 0, extent = 0;
-  detail::check(MPI_Type_get_extent(type, &lb, &extent), "MPI_Type_get_extent");
+  check(MPI_Type_get_extent(type, &lb, &extent), "MPI_Type_get_extent");
   return extent;
 }
 
@@ -38,7 +39,7 @@ void require_size(std::span<const T> values, int t, const char* what) {
 // Where a block's data begins relative to its address: the datatype's true lower bound.
 MPI_Aint first_byte_of(MPI_Datatype type) {
   MPI_Aint lb = 0, extent = 0;
-  detail::check(MPI_Type_get_true_extent(type, &lb, &extent), "MPI_Type_get_true_extent");
+  check(MPI_Type_get_true_extent(type, &lb, &extent), "MPI_Type_get_true_extent");
   return lb;
 }
 
@@ -55,10 +56,12 @@ BlockSpec block_at(MPI_Aint base, MPI_Aint displacement, int count, MPI_Datatype
 
 void require_buffer(const void* buffer, const char* what) {
   if (buffer == MPI_IN_PLACE)
-    throw Error(Errc::buffer, std::string(what) + ": MPI_IN_PLACE is not allowed in neighborhood collectives");
+    throw Error(Errc::buffer, std::string(what) + ": MPI_IN_PLACE is not allowed here");
 }
 
-std::vector<BlockSpec> regular(int t, const void* buffer, int count, MPI_Datatype type, const char* what) {
+}  // namespace
+
+std::vector<BlockSpec> regular_blocks(int t, const void* buffer, int count, MPI_Datatype type, const char* what) {
   require_buffer(buffer, what);
   require_type(type, what);
   require_count(count, what);
@@ -70,10 +73,12 @@ std::vector<BlockSpec> regular(int t, const void* buffer, int count, MPI_Datatyp
   return blocks;
 }
 
+namespace {
+
 // Displacement: int (MPI's v forms) or MPI_Aint (002's, MPI-4's large-count ones), in extents of `type`.
 template <typename Displacement>
-std::vector<BlockSpec> irregular(int t, const void* buffer, std::span<const int> counts,
-                                 std::span<const Displacement> displs, MPI_Datatype type, const char* what) {
+std::vector<BlockSpec> irregular_of(int t, const void* buffer, std::span<const int> counts,
+                                    std::span<const Displacement> displs, MPI_Datatype type, const char* what) {
   require_buffer(buffer, what);
   require_type(type, what);
   require_size(counts, t, what);
@@ -89,7 +94,14 @@ std::vector<BlockSpec> irregular(int t, const void* buffer, std::span<const int>
   return blocks;
 }
 
-std::vector<BlockSpec> general(int t, const void* buffer, std::span<const int> counts,
+}  // namespace
+
+std::vector<BlockSpec> irregular_blocks(int t, const void* buffer, std::span<const int> counts,
+                                        std::span<const int> displs, MPI_Datatype type, const char* what) {
+  return irregular_of(t, buffer, counts, displs, type, what);
+}
+
+std::vector<BlockSpec> general_blocks(int t, const void* buffer, std::span<const int> counts,
                                std::span<const MPI_Aint> displs, std::span<const MPI_Datatype> types,
                                const char* what) {
   require_buffer(buffer, what);
@@ -107,30 +119,36 @@ std::vector<BlockSpec> general(int t, const void* buffer, std::span<const int> c
   return blocks;
 }
 
+}  // namespace cartcoll::detail
+
+namespace cartcoll::layout {
+
+namespace {
+
 std::vector<BlockSpec> single(const void* buffer, int count, MPI_Datatype type) {
-  return regular(1, buffer, count, type, "send block");
+  return detail::regular_blocks(1, buffer, count, type, "send block");
 }
 
 }  // namespace
 
 Layout alltoall(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                 int recvcount, MPI_Datatype recvtype) {
-  return {Collective::alltoall, regular(degrees.destinations, sendbuf, sendcount, sendtype, "send blocks"),
-          regular(degrees.sources, recvbuf, recvcount, recvtype, "receive blocks"), true};
+  return {Collective::alltoall, detail::regular_blocks(degrees.destinations, sendbuf, sendcount, sendtype, "send blocks"),
+          detail::regular_blocks(degrees.sources, recvbuf, recvcount, recvtype, "receive blocks"), true};
 }
 
 Layout alltoallv(Degrees degrees, const void* sendbuf, std::span<const int> sendcounts, std::span<const int> sdispls,
                  MPI_Datatype sendtype, void* recvbuf, std::span<const int> recvcounts,
                  std::span<const int> rdispls, MPI_Datatype recvtype) {
-  return {Collective::alltoall, irregular(degrees.destinations, sendbuf, sendcounts, sdispls, sendtype, "send blocks"),
-          irregular(degrees.sources, recvbuf, recvcounts, rdispls, recvtype, "receive blocks")};
+  return {Collective::alltoall, detail::irregular_blocks(degrees.destinations, sendbuf, sendcounts, sdispls, sendtype, "send blocks"),
+          detail::irregular_blocks(degrees.sources, recvbuf, recvcounts, rdispls, recvtype, "receive blocks")};
 }
 
 Layout alltoallv(Degrees degrees, const void* sendbuf, std::span<const int> sendcounts,
                  std::span<const MPI_Aint> sdispls, MPI_Datatype sendtype, void* recvbuf,
                  std::span<const int> recvcounts, std::span<const MPI_Aint> rdispls, MPI_Datatype recvtype) {
-  return {Collective::alltoall, irregular(degrees.destinations, sendbuf, sendcounts, sdispls, sendtype, "send blocks"),
-          irregular(degrees.sources, recvbuf, recvcounts, rdispls, recvtype, "receive blocks")};
+  return {Collective::alltoall, detail::irregular_of(degrees.destinations, sendbuf, sendcounts, sdispls, sendtype, "send blocks"),
+          detail::irregular_of(degrees.sources, recvbuf, recvcounts, rdispls, recvtype, "receive blocks")};
 }
 
 Layout alltoallw(Degrees degrees, const void* sendbuf, std::span<const int> sendcounts,
@@ -138,33 +156,33 @@ Layout alltoallw(Degrees degrees, const void* sendbuf, std::span<const int> send
                  std::span<const int> recvcounts, std::span<const MPI_Aint> rdispls,
                  std::span<const MPI_Datatype> recvtypes) {
   return {Collective::alltoall,
-          general(degrees.destinations, sendbuf, sendcounts, sdispls, sendtypes, "send blocks"),
-          general(degrees.sources, recvbuf, recvcounts, rdispls, recvtypes, "receive blocks")};
+          detail::general_blocks(degrees.destinations, sendbuf, sendcounts, sdispls, sendtypes, "send blocks"),
+          detail::general_blocks(degrees.sources, recvbuf, recvcounts, rdispls, recvtypes, "receive blocks")};
 }
 
 Layout allgather(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype) {
   return {Collective::allgather, single(sendbuf, sendcount, sendtype),
-          regular(degrees.sources, recvbuf, recvcount, recvtype, "receive blocks"), true};
+          detail::regular_blocks(degrees.sources, recvbuf, recvcount, recvtype, "receive blocks"), true};
 }
 
 Layout allgatherv(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   std::span<const int> recvcounts, std::span<const int> displs, MPI_Datatype recvtype) {
   return {Collective::allgather, single(sendbuf, sendcount, sendtype),
-          irregular(degrees.sources, recvbuf, recvcounts, displs, recvtype, "receive blocks")};
+          detail::irregular_blocks(degrees.sources, recvbuf, recvcounts, displs, recvtype, "receive blocks")};
 }
 
 Layout allgatherv(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   std::span<const int> recvcounts, std::span<const MPI_Aint> displs, MPI_Datatype recvtype) {
   return {Collective::allgather, single(sendbuf, sendcount, sendtype),
-          irregular(degrees.sources, recvbuf, recvcounts, displs, recvtype, "receive blocks")};
+          detail::irregular_of(degrees.sources, recvbuf, recvcounts, displs, recvtype, "receive blocks")};
 }
 
 Layout allgatherw(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                   std::span<const int> recvcounts, std::span<const MPI_Aint> displs,
                   std::span<const MPI_Datatype> recvtypes) {
   return {Collective::allgather, single(sendbuf, sendcount, sendtype),
-          general(degrees.sources, recvbuf, recvcounts, displs, recvtypes, "receive blocks")};
+          detail::general_blocks(degrees.sources, recvbuf, recvcounts, displs, recvtypes, "receive blocks")};
 }
 
 }  // namespace cartcoll::layout

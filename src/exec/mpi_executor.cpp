@@ -15,7 +15,7 @@ void* pointer_of(MPI_Aint address) { return reinterpret_cast<void*>(static_cast<
 
 Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Mode mode, Reuse reuse,
                      std::shared_ptr<CommGate> gate)
-    : layout_(&layout), comm_(comm), tag_(tag), mode_(mode), reuse_(reuse), gate_(std::move(gate)) {
+    : layout_(&layout), comm_(comm), tag_(tag), mode_(mode), reuse_(reuse), op_(layout.op), gate_(std::move(gate)) {
   if (gate_ && !gate_->open() && mode == Mode::persistent)
     throw Error(Errc::arg, "a persistent execution needs its communicator ready");
   if (layout.send.size() != static_cast<std::size_t>(schedule.send_blocks) ||
@@ -89,13 +89,17 @@ void Execution::lower_phase(const Phase& phase) {
   for (const Message& receive : phase.recvs) lowered.recvs.push_back(lower(receive));
   for (const Message& send : phase.sends) lowered.sends.push_back(lower(send));
   for (const Copy& copy : phase.copies) {
-    const BlockSpec from = resolve(copy.from);
+    const BlockSpec from = resolve(copy.from), to = resolve(copy.to);
+    // MPI_Unpack would read past the packed bytes or leave the target short: a mismatch of the call's
+    // own arguments (a self edge whose two ends the process sized differently).
+    if (bytes_of(from) != bytes_of(to)) throw Error(Errc::count, "a block copied to this process itself changes size");
     int size = 0;
     check(MPI_Pack_size(from.count, from.type, MPI_COMM_SELF, &size), "MPI_Pack_size");
     if (size == 0) continue;  // an empty block: nothing to copy (and MPI_Pack dislikes empty buffers)
-    lowered.copies.emplace_back(packable(from), packable(resolve(copy.to)));
+    lowered.copies.emplace_back(packable(from), packable(to));
     pack_scratch_.resize(std::max(pack_scratch_.size(), static_cast<std::size_t>(size)));
   }
+  lower_reductions(phase, lowered);
   if (mode_ == Mode::persistent) {
     for (const Lowered& m : lowered.recvs)
       check(MPI_Recv_init(m.buffer, m.count, m.type, m.peer, tag_, comm_, lowered.persistent.emplace_back().out()),
@@ -106,6 +110,18 @@ void Execution::lower_phase(const Phase& phase) {
     for (RequestSlot& slot : lowered.persistent) lowered.handles.push_back(*slot.out());
   }
   phases_.push_back(std::move(lowered));
+}
+
+// MPI_Reduce_local takes one count and datatype for both blocks: the call's blocks of a reduction
+// all have the same ones (MPI_Reduce's one count and datatype), and so have temps declared like them.
+void Execution::lower_reductions(const Phase& phase, LoweredPhase& lowered) {
+  for (const Reduction& reduction : phase.reductions) {
+    if (op_ == MPI_OP_NULL) throw Error(Errc::arg, "a schedule that reduces, for a call without an operation");
+    const BlockSpec from = resolve(reduction.from), into = resolve(reduction.into);
+    if (from.count != into.count || from.type != into.type)
+      throw Error(Errc::arg, "a reduction between blocks of different counts or datatypes");
+    if (from.count > 0) lowered.reductions.emplace_back(from, into);
+  }
 }
 
 Execution::~Execution() {
@@ -188,6 +204,12 @@ void Execution::run_copies() {
   }
 }
 
+void Execution::run_reductions() {
+  for (const auto& [from, into] : phases_[current_].reductions)
+    check(MPI_Reduce_local(pointer_of(from.address), pointer_of(into.address), into.count, into.type, op_),
+          "MPI_Reduce_local");
+}
+
 // Called with nothing outstanding: the current phase has completed (or was not posted yet).
 void Execution::advance(ProgressEngine& engine) noexcept {
   try {
@@ -198,6 +220,7 @@ void Execution::advance(ProgressEngine& engine) noexcept {
         if (waiting()) return;
       }
       run_copies();
+      run_reductions();
       ++current_;
       posted_ = false;
     }

@@ -59,6 +59,7 @@ class Execution : public Progressing {
     std::vector<RequestSlot> persistent;  // mode persistent: receives first, then sends
     std::vector<MPI_Request> handles;     // the persistent requests' handles, for MPI_Startall
     std::vector<std::pair<BlockSpec, BlockSpec>> copies;
+    std::vector<std::pair<BlockSpec, BlockSpec>> reductions;  // (from, into)
   };
 
   void advance(ProgressEngine& engine) noexcept override;
@@ -66,6 +67,8 @@ class Execution : public Progressing {
   MPI_Request post(const Lowered& message, bool send);
   bool run_alone();
   void run_copies();
+  void run_reductions();
+  void lower_reductions(const Phase& phase, LoweredPhase& lowered);
 
   BlockSpec resolve(BlockRef ref) const;
   Lowered lower(const Message& message);
@@ -78,6 +81,7 @@ class Execution : public Progressing {
   int tag_;
   Mode mode_;
   Reuse reuse_;
+  MPI_Op op_;
   std::vector<LoweredPhase> phases_;
   std::vector<Datatype> owned_types_;
   std::vector<std::shared_ptr<const Datatype>> shared_types_;

@@ -105,6 +105,18 @@ void ProgressEngine::wait(Progressing& work) {
     if (!complete_alone(true, work)) poke(true, everything_ ? nullptr : &work);
 }
 
+namespace {
+
+// MPI_ERR_IN_STATUS names no error: the first failed request's does (MPI_ERR_TRUNCATE, say).
+int first_error(int code, std::span<const MPI_Status> statuses) {
+  if (code != MPI_ERR_IN_STATUS) return code;
+  for (const MPI_Status& status : statuses)
+    if (status.MPI_ERROR != MPI_SUCCESS && status.MPI_ERROR != MPI_ERR_PENDING) return status.MPI_ERROR;
+  return code;
+}
+
+}  // namespace
+
 // The common case of one operation in flight (a blocking call, one request waited for): the whole
 // pool is its current step, and one MPI_Waitall (MPI_Testall) completes it without the bookkeeping
 // of Waitsome. Returns false, doing nothing, when other work is registered too.
@@ -112,9 +124,10 @@ bool ProgressEngine::complete_alone(bool block, Progressing& work) {
   if (registered_ != 1 || !work.registered_ || requests_.empty() || entries_.front().kind == Kind::borrowed) return false;
   const int n = static_cast<int>(requests_.size());
   int done = 1;
-  const int code = block ? MPI_Waitall(n, requests_.data(), MPI_STATUSES_IGNORE)
-                         : MPI_Testall(n, requests_.data(), &done, MPI_STATUSES_IGNORE);
-  if (code != MPI_SUCCESS) work.fail(code);  // which request failed is not known: the work fails
+  statuses_.resize(requests_.size());
+  const int code = block ? MPI_Waitall(n, requests_.data(), statuses_.data())
+                         : MPI_Testall(n, requests_.data(), &done, statuses_.data());
+  if (code != MPI_SUCCESS) work.fail(first_error(code, statuses_));  // the work fails
   if (!done && code == MPI_SUCCESS) return true;
   for (Entry& entry : entries_) entry.owner = nullptr;
   drop_completed();

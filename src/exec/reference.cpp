@@ -50,4 +50,76 @@ Blocks exchange(const Graph& graph, Collective collective, const Blocks& send, B
   return recv;
 }
 
+namespace {
+
+const Bytes& block_of(const std::vector<Bytes>& blocks, int index) { return blocks.at(static_cast<std::size_t>(index)); }
+
+void assign(Bytes& into, const Bytes& block) {
+  if (block.size() != into.size()) throw std::invalid_argument("send and receive block sizes differ");
+  into = block;
+}
+
+// s_0 op s_1 op ... op s_(n-1) from the left, with op applied as MPI_Reduce_local applies it
+// (inout = in op inout); the planners fold from the right.
+void fold_into(Bytes& result, const std::vector<int>& sources, const std::vector<Bytes>& send, const ReduceOp& op) {
+  bool first = true;
+  Bytes accumulated;
+  for (const int from : sources) {
+    if (from == no_process) continue;
+    const Bytes& next = block_of(send, from);
+    if (first) {
+      accumulated = next;
+      first = false;
+      continue;
+    }
+    Bytes right = next;
+    op(accumulated, right);  // right = accumulated op next
+    accumulated = std::move(right);
+  }
+  if (!first) assign(result, accumulated);
+}
+
+}  // namespace
+
+std::vector<Bytes> bcast(const Graph& graph, int root, std::vector<Bytes> buffers) {
+  const Bytes data = block_of(buffers, root);
+  for (const int to : graph.destinations(root))
+    if (to != no_process) assign(buffers.at(static_cast<std::size_t>(to)), data);
+  return buffers;
+}
+
+Blocks gather(const Graph& graph, int root, const std::vector<Bytes>& send, Blocks recv) {
+  const std::vector<int>& sources = graph.sources(root);
+  for (std::size_t i = 0; i < sources.size(); ++i)
+    if (sources[i] != no_process) assign(recv.at(static_cast<std::size_t>(root)).at(i), block_of(send, sources[i]));
+  return recv;
+}
+
+// From the root's side: the k-th edge to Q fills Q's k-th block.
+Blocks scatter(const Graph& graph, int root, const Blocks& send, Blocks recv) {
+  std::unordered_map<int, std::size_t> sent_to;
+  const std::vector<int>& destinations = graph.destinations(root);
+  for (std::size_t j = 0; j < destinations.size(); ++j) {
+    const int to = destinations[j];
+    if (to == no_process) continue;
+    const std::size_t k = sent_to[to]++;
+    std::vector<Bytes>& blocks = recv.at(static_cast<std::size_t>(to));
+    if (k >= blocks.size()) throw std::invalid_argument("fewer receive blocks than edges from the root");
+    assign(blocks[k], send.at(static_cast<std::size_t>(root)).at(j));
+  }
+  return recv;
+}
+
+std::vector<Bytes> reduce(const Graph& graph, int root, const std::vector<Bytes>& send, std::vector<Bytes> recv,
+                          const ReduceOp& op) {
+  fold_into(recv.at(static_cast<std::size_t>(root)), graph.sources(root), send, op);
+  return recv;
+}
+
+std::vector<Bytes> allreduce(const Graph& graph, const std::vector<Bytes>& send, std::vector<Bytes> recv,
+                             const ReduceOp& op) {
+  for (int rank = 0; rank < graph.size(); ++rank) fold_into(recv.at(static_cast<std::size_t>(rank)), graph.sources(rank), send, op);
+  return recv;
+}
+
 }  // namespace cartcoll::reference

@@ -130,9 +130,21 @@ void run_copies(int rank, std::size_t index, const Phase& phase, Process& proces
   }
 }
 
+void run_reductions(int rank, std::size_t index, const Phase& phase, Process& process, const reference::ReduceOp& op) {
+  for (const Reduction& reduction : phase.reductions) {
+    if (!op) throw ScheduleError(where(rank, index) + ": a reduction without a reduction operation");
+    const Bytes from = process.read(reduction.from);
+    Bytes& into = process.write(reduction.into);
+    if (from.size() != into.size())
+      throw ScheduleError(where(rank, index) + ": reduction between blocks of different sizes");
+    op(from, into);
+  }
+}
+
 }  // namespace
 
-reference::Blocks simulate(std::span<const Schedule> schedules, const reference::Blocks& send, reference::Blocks recv) {
+reference::Blocks simulate(std::span<const Schedule> schedules, const reference::Blocks& send, reference::Blocks recv,
+                           const reference::ReduceOp& op) {
   const std::size_t p = schedules.size();
   if (send.size() != p || recv.size() != p) throw std::invalid_argument("one buffer set per process");
   std::vector<Process> processes;
@@ -156,8 +168,10 @@ reference::Blocks simulate(std::span<const Schedule> schedules, const reference:
       if (!queue.empty())
         throw ScheduleError("phase " + std::to_string(index) + ": rank " + std::to_string(pair.first) +
                             " sends to rank " + std::to_string(pair.second) + " with no matching receive");
-    for (std::size_t rank = 0; rank < p; ++rank)
+    for (std::size_t rank = 0; rank < p; ++rank) {
       run_copies(static_cast<int>(rank), index, phase_of(schedules[rank], index), processes[rank]);
+      run_reductions(static_cast<int>(rank), index, phase_of(schedules[rank], index), processes[rank], op);
+    }
   }
   reference::Blocks result(p);
   for (std::size_t rank = 0; rank < p; ++rank) result[rank] = processes[rank].release();

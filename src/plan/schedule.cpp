@@ -45,6 +45,10 @@ Schedule relabel_receives(Schedule schedule, std::span<const int> order) {
       rename(copy.from);
       rename(copy.to);
     }
+    for (Reduction& reduction : phase.reductions) {
+      rename(reduction.from);
+      rename(reduction.into);
+    }
   }
   return schedule;
 }

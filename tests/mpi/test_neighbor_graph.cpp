@@ -17,6 +17,7 @@
 #include "../support/graph_case.hpp"
 #include "../support/graph_checks.hpp"
 #include "../support/handle_census.hpp"
+#include "../support/orders_and_leaks.hpp"
 #include "../support/neighborhoods.hpp"
 #include "../support/watchdog.hpp"
 #include "cartcoll/neighbor.h"
@@ -118,13 +119,6 @@ Graph neighborhood_of(Made made, MPI_Comm comm) {
 }
 
 Sizes sizes_for(Made made) { return made == Made::cart_neighborhood ? Sizes::per_index : Sizes::per_edge; }
-
-void expect_no_leaks() {
-  const census::Live live = census::live();
-  EXPECT_EQ(live.datatypes, 0u) << "struct datatypes leaked";
-  EXPECT_EQ(live.requests, 0u) << "persistent requests leaked";
-  EXPECT_EQ(live.communicators, 0u) << "communicators leaked";
-}
 
 class EveryCommunicator : public testing::TestWithParam<Made> {};
 

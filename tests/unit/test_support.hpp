@@ -132,10 +132,11 @@ inline Bytes bytes(std::initializer_list<int> values) {
 
 // Runs the schedules in the simulator and compares the result with `expected`.
 inline ::testing::AssertionResult simulates_to(std::span<const Schedule> schedules, const Blocks& send,
-                                               const Blocks& recv, const Blocks& expected) {
+                                               const Blocks& recv, const Blocks& expected,
+                                               const reference::ReduceOp& op = {}) {
   Blocks actual;
   try {
-    actual = simulate(schedules, send, recv);
+    actual = simulate(schedules, send, recv, op);
   } catch (const ScheduleError& e) {
     return ::testing::AssertionFailure() << "simulator rejects the schedules: " << e.what();
   }
