@@ -96,7 +96,4 @@ CARTCOLL_API int Cart_waitall(int count, Cart_request requests[]);
 }
 #endif
 
-/* 001's collectives by topology (CC_Bcast, CC_Allreduce, ...). */
-#include "cartcoll/unified_collectives.h"
-
 #endif /* CARTCOLL_H */

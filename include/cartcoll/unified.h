@@ -14,6 +14,8 @@
 #include <mpi.h>
 
 #include "cartcoll/export.h"
+/* The collectives by topology (001 section 2): part of this header's interface, kept in their own file. */
+#include "cartcoll/unified_collectives.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -11,7 +11,7 @@
  * - any other communicator (none, an inter-communicator, a Cartesian one, which in 001 names
  *   processes and carries no topology): exactly MPI's collective of the same name.
  * Requests are MPI_Request values; complete them with the CC_ request functions of <cartcoll/neighbor.h>.
- * See docs/unified-collectives.md. */
+ * See docs/unified.md. */
 #ifndef CARTCOLL_UNIFIED_COLLECTIVES_H
 #define CARTCOLL_UNIFIED_COLLECTIVES_H
 

@@ -11,7 +11,7 @@
 //   reduce_scatter(_block), scan and exscan are Error(Errc::topology) there.
 // - On any other communicator (no topology, an inter-communicator, a Cartesian one: in 001 a
 //   Cartesian communicator names processes and carries no topology) they are MPI's own collectives.
-// See docs/unified-collectives.md for every rule.
+// See docs/unified.md for every rule.
 #include <mpi.h>
 
 #include <span>
