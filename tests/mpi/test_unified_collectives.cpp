@@ -108,13 +108,13 @@ void affine_op(void* in, void* inout, int* len, MPI_Datatype*) {
 
 std::vector<int> ints_of(const Bytes& bytes) {
   std::vector<int> ints(bytes.size() / sizeof(int));
-  std::memcpy(ints.data(), bytes.data(), bytes.size());
+  if (!bytes.empty()) std::memcpy(ints.data(), bytes.data(), bytes.size());
   return ints;
 }
 
 Bytes bytes_of(const std::vector<int>& ints) {
   Bytes bytes(ints.size() * sizeof(int));
-  std::memcpy(bytes.data(), ints.data(), bytes.size());
+  if (!ints.empty()) std::memcpy(bytes.data(), ints.data(), bytes.size());
   return bytes;
 }
 
