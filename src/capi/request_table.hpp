@@ -1,8 +1,8 @@
 #pragma once
 // The library's requests as MPI_Request values (<cartcoll/neighbor.h>), so that they mix with MPI's
 // in one array: a nonblocking operation is a generalized request (MPI_Grequest_start), completed
-// when the operation is; a persistent one is an inactive persistent receive from MPI_PROC_NULL on
-// MPI_COMM_SELF, which never matches a message. A table maps each handle to its operation; it is an
+// when the operation is; a persistent one is an inactive persistent receive on MPI_COMM_SELF that is
+// never started, so never matches a message. A table maps each handle to its operation; it is an
 // attribute of MPI_COMM_SELF, freed at MPI_Finalize.
 #include <mpi.h>
 

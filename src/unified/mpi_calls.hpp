@@ -31,7 +31,4 @@ struct MpiCall {
 
 MpiCall mpi_call(MPI_Comm comm, const unified::Call& call);
 
-// Whether this build has MPI's persistent collectives (MpiCall::persistent is set).
-bool mpi_has_persistent_collectives() noexcept;
-
 }  // namespace cartcoll::detail
