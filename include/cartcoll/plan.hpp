@@ -35,6 +35,9 @@ struct PlannerEntry {
   bool auto_candidate;       // whether `auto` chooses among it
   Schedule (*plan_cartesian)(const CartesianView&, Collective);  // nullptr: serves no Cartesian neighborhood
   Schedule (*plan_graph)(const GraphView&, Collective);          // nullptr: serves no distributed graph
+  // Whether plan_graph uses GraphView::pattern, the result of the distributed set-up
+  // (graph_combining.hpp), which the MPI layer then runs at graph creation.
+  bool needs_setup = false;
 
   bool serves(Collective collective) const {
     return collective == Collective::alltoall ? serves_alltoall : serves_allgather;

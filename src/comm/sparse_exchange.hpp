@@ -8,12 +8,9 @@
 
 #include <vector>
 
-namespace cartcoll::detail {
+#include "../graph/transport.hpp"
 
-struct Parcel {
-  int peer;                 // destination when sent, source when received
-  std::vector<int> values;  // at least one value
-};
+namespace cartcoll::detail {
 
 // Collective over comm (a private communicator: it uses `tag` with MPI_ANY_SOURCE). Received parcels
 // are in no particular order.

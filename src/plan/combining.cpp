@@ -125,6 +125,6 @@ Schedule plan_combining(const CartesianView& view, Collective collective) {
 extern const PlannerEntry combining_planner{
     "combining",
     "000's message combining (002's torus direct): d phases, one message per distinct non-zero coordinate",
-    true, true, true, plan_combining, nullptr};
+    true, true, true, plan_combining, nullptr, false};
 
 }  // namespace cartcoll::detail

@@ -11,7 +11,8 @@
 #define CARTCOLL_REGISTERED_PLANNERS(X) \
   X(trivial_planner)                    \
   X(combining_planner)                  \
-  X(torus_planner)
+  X(torus_planner)                      \
+  X(graph_combining_planner)
 
 namespace cartcoll {
 

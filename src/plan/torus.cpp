@@ -226,6 +226,6 @@ Schedule plan_torus(const CartesianView& view, Collective collective) {
 
 extern const PlannerEntry torus_planner{
     "torus", "002's one-hop torus algorithm: blocks move one hop per phase along each dimension in turn", true, true,
-    false, plan_torus, nullptr};
+    false, plan_torus, nullptr, false};
 
 }  // namespace cartcoll::detail

@@ -1,6 +1,8 @@
 #include "graphs.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <numeric>
 #include <random>
@@ -60,6 +62,59 @@ EdgeList random_degree(int size, int degree, std::uint64_t seed) {
   return graph;
 }
 
+namespace {
+
+// A balanced factorization of `size` into `dims` factors, largest first (MPI_Dims_create's answer).
+std::vector<int> balanced_dims(int size, int dims) {
+  std::vector<int> extents(static_cast<std::size_t>(dims), 1), primes;
+  for (int n = size, f = 2; n > 1; f += f == 2 ? 1 : 2) {
+    if (static_cast<long long>(f) * f > n) f = n;
+    for (; n % f == 0; n /= f) primes.push_back(f);
+  }
+  std::sort(primes.rbegin(), primes.rend());
+  for (int prime : primes) *std::min_element(extents.begin(), extents.end()) *= prime;
+  std::sort(extents.rbegin(), extents.rend());
+  return extents;
+}
+
+// Every offset in [-radius, radius]^dims but zero, within the distance the neighborhood allows.
+std::vector<std::vector<int>> stencil_offsets(int dims, int radius, bool moore) {
+  std::vector<std::vector<int>> offsets;
+  std::vector<int> offset(static_cast<std::size_t>(dims), -radius);
+  for (;;) {
+    int manhattan = 0;
+    for (int o : offset) manhattan += std::abs(o);
+    if (manhattan > 0 && (moore || manhattan <= radius)) offsets.push_back(offset);
+    std::size_t d = 0;
+    while (d < offset.size() && offset[d] == radius) offset[d++] = -radius;
+    if (d == offset.size()) return offsets;
+    ++offset[d];
+  }
+}
+
+}  // namespace
+
+EdgeList stencil_graph(int size, int dims, int radius, bool moore) {
+  const std::string kind = moore ? "moore" : "vonneumann";
+  EdgeList graph{size, {}, kind + "-" + std::to_string(size) + "-" + std::to_string(dims) + "-" + std::to_string(radius),
+                 (moore ? "Moore" : "von Neumann") + std::string(" neighborhood as a graph, p=") + std::to_string(size) +
+                     " D=" + std::to_string(dims) + " R=" + std::to_string(radius)};
+  const std::vector<int> extents = balanced_dims(size, dims);
+  const auto offsets = stencil_offsets(dims, radius, moore);
+  for (int from = 0; from < size; ++from) {
+    std::vector<int> coords(extents.size());
+    for (std::size_t d = extents.size(), rest = static_cast<std::size_t>(from); d-- > 0; rest /= static_cast<std::size_t>(extents[d]))
+      coords[d] = static_cast<int>(rest % static_cast<std::size_t>(extents[d]));
+    for (const auto& offset : offsets) {
+      int to = 0;
+      for (std::size_t d = 0; d < extents.size(); ++d)
+        to = to * extents[d] + ((coords[d] + offset[d]) % extents[d] + extents[d]) % extents[d];
+      graph.edges.emplace_back(from, to);
+    }
+  }
+  return graph;
+}
+
 std::optional<EdgeList> read_edge_file(const std::string& path, std::optional<int> size, std::string& error) {
   std::ifstream in(path);
   if (!in) {
@@ -92,7 +147,9 @@ std::optional<EdgeList> read_edge_file(const std::string& path, std::optional<in
 
 bool parse_graph(std::span<const std::string> args, std::size_t& i, EdgeList& out, std::string& error) {
   const std::string& option = args[i];
-  if (option != "--graph-file" && option != "--erdos-renyi" && option != "--random-degree") return false;
+  if (option != "--graph-file" && option != "--erdos-renyi" && option != "--random-degree" &&
+      option != "--moore-graph" && option != "--von-neumann-graph")
+    return false;
   auto next = [&]() -> std::optional<std::string> {
     if (i + 1 >= args.size()) return std::nullopt;
     return args[++i];
@@ -109,6 +166,16 @@ bool parse_graph(std::span<const std::string> args, std::size_t& i, EdgeList& ou
     return true;
   }
   const auto third = next();
+  if (option == "--moore-graph" || option == "--von-neumann-graph") {
+    auto value = [](const std::optional<std::string>& word) { return word ? cli::parse_int(*word).value_or(0) : 0; };
+    const int size = value(first), dims = value(second), radius = value(third);
+    if (size < 1 || size > max_processes || dims < 1 || dims > 6 || radius < 1 ||
+        std::pow(2.0 * radius + 1, dims) * size > static_cast<double>(max_edges))
+      error = option + " takes P D R: 1 <= D <= 6, R >= 1, at most 2^26 edges";
+    else
+      out = stencil_graph(size, dims, radius, option == "--moore-graph");
+    return true;
+  }
   std::optional<int> size, seed;
   if (first) size = cli::parse_int(*first);
   if (third) seed = cli::parse_int(*third);
@@ -137,7 +204,9 @@ const char* usage() {
   return "  --graph-file FILE P      OSU-style edge list, one 'source destination' per line; P processes\n"
          "                           (0: the largest rank named plus one)\n"
          "  --erdos-renyi P DENSITY SEED  every ordered pair an edge with probability DENSITY\n"
-         "  --random-degree P K SEED  every process sends to K distinct others, drawn uniformly\n";
+         "  --random-degree P K SEED  every process sends to K distinct others, drawn uniformly\n"
+         "  --moore-graph P D R      003's Moore neighborhood (Chebyshev distance <= R) on a D-dimensional torus\n"
+         "  --von-neumann-graph P D R  the von Neumann one (Manhattan distance <= R), as plain graphs\n";
 }
 
 }  // namespace cartcoll::graphs

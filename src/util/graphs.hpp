@@ -24,6 +24,11 @@ struct EdgeList {
 EdgeList erdos_renyi(int size, double density, std::uint64_t seed);
 // Every process sends to `degree` distinct other processes, drawn uniformly.
 EdgeList random_degree(int size, int degree, std::uint64_t seed);
+// 003's Moore neighborhood (every process within Chebyshev distance `radius`, itself excluded) or, if
+// !moore, the von Neumann one (Manhattan distance), on a torus of `size` processes in `dims`
+// dimensions as balanced as MPI_Dims_create makes them, given as a plain graph; offsets that wrap onto
+// the same process on a short dimension make repeated edges (or self edges), as MPI would see them.
+EdgeList stencil_graph(int size, int dims, int radius, bool moore);
 // OSU-style: one "source destination" pair per line (blanks or a comma between them); blank lines
 // and lines starting with # are skipped. `size` is the largest rank named plus one unless given.
 std::optional<EdgeList> read_edge_file(const std::string& path, std::optional<int> size, std::string& error);

@@ -77,7 +77,7 @@ TEST(GraphGenerators, CommandLineOptions) {
 TEST(GraphFigures, TrivialSendsOneMessagePerEdgeToAnotherProcess) {
   const std::vector<std::pair<int, int>> edges = {{0, 1}, {0, 1}, {0, 0}, {1, 2}, {2, 0}};
   const auto figures = plan_tool::compute_graph_figures(Graph::from_edges(4, edges));
-  ASSERT_EQ(figures.algorithms, std::vector<std::string>{"trivial"});
+  ASSERT_EQ(figures.algorithms, (std::vector<std::string>{"trivial", "graph-combining"}));
   EXPECT_EQ(figures.edges, 5u);
   ASSERT_EQ(figures.processes.size(), 4u);
   const std::vector<int> messages = {2, 1, 1, 0}, in = {2, 2, 1, 0}, out = {3, 1, 1, 0};

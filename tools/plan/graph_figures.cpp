@@ -4,16 +4,36 @@
 #include <cstdio>
 #include <sstream>
 
+#include <chrono>
+#include <cmath>
+
 #include "cartcoll/plan.hpp"
+#include "graph_proof.hpp"
 
 namespace cartcoll::plan_tool {
 
 namespace {
 
-std::optional<Figures> planned(const PlannerEntry& planner, const GraphView& view, Collective collective) {
-  if (!planner.serves(collective)) return std::nullopt;
-  const Schedule schedule = plan(Algorithm::named(planner.name), view, collective);
-  return Figures{schedule.messages(), schedule.communication_phases(), schedule.volume()};
+std::optional<Figures> figures_of(const std::optional<Schedule>& schedule) {
+  if (!schedule) return std::nullopt;
+  return Figures{schedule->messages(), schedule->communication_phases(), schedule->volume()};
+}
+
+SetupFigures run_setup(const Graph& graph, const CombiningParameters& parameters, std::vector<CombiningPattern>& patterns) {
+  const auto start = std::chrono::steady_clock::now();
+  SimulatedSetup setup = simulate_combining_setup(graph, parameters);
+  SetupFigures figures;
+  figures.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  figures.parameters = parameters;
+  figures.rounds = static_cast<int>(setup.round_seconds.size());
+  figures.traffic = std::move(setup.traffic);
+  for (std::size_t r = 0; r < setup.round_seconds.size(); ++r) {
+    figures.path_compute += setup.round_seconds[r];
+    figures.path_messages += setup.round_messages[r];
+    figures.path_bytes += setup.round_bytes[r];
+  }
+  patterns = std::move(setup.patterns);
+  return figures;
 }
 
 std::string json_figures(const std::optional<Figures>& f) {
@@ -55,9 +75,84 @@ std::string spread_text(const Spread& s) {
   return std::to_string(s.total) + " (" + std::to_string(s.least) + ".." + std::to_string(s.most) + ")";
 }
 
+// Averages over the processes.
+struct Means {
+  double messages = 0, bytes = 0;
+  long long most_messages = 0, most_bytes = 0;
+};
+
+Means means_of(const std::vector<SetupTraffic>& traffic) {
+  Means means;
+  for (const SetupTraffic& t : traffic) {
+    means.messages += static_cast<double>(t.messages);
+    means.bytes += static_cast<double>(t.bytes);
+    means.most_messages = std::max(means.most_messages, t.messages);
+    means.most_bytes = std::max(means.most_bytes, t.bytes);
+  }
+  if (!traffic.empty()) {
+    means.messages /= static_cast<double>(traffic.size());
+    means.bytes /= static_cast<double>(traffic.size());
+  }
+  return means;
+}
+
+std::string json_setup(const GraphFigures& figures) {
+  if (!figures.setup) return "null";
+  const SetupFigures& s = *figures.setup;
+  const Means means = means_of(s.traffic);
+  char text[600];
+  std::snprintf(text, sizeof text,
+                "{\"threshold\":%d,\"steps\":%d,\"candidates\":%d,\"matching_rounds\":%d,\"rounds\":%d,"
+                "\"mean_messages\":%.2f,\"max_messages\":%lld,\"mean_bytes\":%.1f,\"max_bytes\":%lld,"
+                "\"path_messages\":%lld,\"path_bytes\":%lld,\"path_compute_s\":%.6f,\"critical_path_s\":%.6f,"
+                "\"simulated_wall_s\":%.3f}",
+                s.parameters.threshold, s.parameters.steps, s.parameters.candidates, s.parameters.matching_rounds, s.rounds,
+                means.messages, means.most_messages, means.bytes, means.most_bytes, s.path_messages, s.path_bytes,
+                s.path_compute, s.critical_path(CostModel{}, figures.size), s.wall_seconds);
+  return text;
+}
+
+std::string setup_text(const GraphFigures& figures) {
+  if (!figures.setup) return "";
+  const SetupFigures& s = *figures.setup;
+  const Means means = means_of(s.traffic);
+  const CostModel model;
+  char text[900];
+  std::snprintf(text, sizeof text,
+                "\nset-up of the planners that need it (simulated transport): threshold %d, %d steps, %d candidates, "
+                "%d matching rounds\n  %d rounds; per process sent: %.1f messages (most %lld), %.0f bytes (most %lld)\n"
+                "  critical path: %lld messages, %lld bytes, %.4f s compute; with latency %.0f us x ceil(log2 p) a "
+                "round, %.1f us a message, %.1f ns a byte: %.4f s (simulated in %.2f s)\n",
+                s.parameters.threshold, s.parameters.steps, s.parameters.candidates, s.parameters.matching_rounds, s.rounds,
+                means.messages, means.most_messages, means.bytes, means.most_bytes, s.path_messages, s.path_bytes,
+                s.path_compute, model.latency * 1e6, model.per_message * 1e6, model.per_byte * 1e9,
+                s.critical_path(model, figures.size), s.wall_seconds);
+  return text;
+}
+
+std::string verification_text(const GraphFigures& figures) {
+  std::string text;
+  for (std::size_t a = 0; a < figures.wrong_bytes.size(); ++a)
+    for (const bool alltoall : {true, false}) {
+      const long long wrong = alltoall ? figures.wrong_bytes[a].first : figures.wrong_bytes[a].second;
+      if (wrong >= 0)
+        text += "verified in the simulator against the reference model: " + figures.algorithms[a] +
+                (alltoall ? " alltoall: " : " allgather: ") + std::to_string(wrong) + " wrong bytes\n";
+    }
+  return text.empty() ? text : "\n" + text;
+}
+
 }  // namespace
 
-GraphFigures compute_graph_figures(const Graph& graph) {
+double SetupFigures::critical_path(const CostModel& model, int p) const {
+  const double barrier_depth = p > 1 ? std::ceil(std::log2(static_cast<double>(p))) : 0;
+  return rounds * model.latency * (1 + barrier_depth) + static_cast<double>(path_messages) * model.per_message +
+         static_cast<double>(path_bytes) * model.per_byte + path_compute;
+}
+
+// Every graph planner for every process (with the set-up's pattern where the planner needs it), and
+// with options.verify every planner's schedules in the simulator.
+GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& options) {
   GraphFigures figures;
   figures.size = graph.size();
   figures.edges = graph.edges();
@@ -66,22 +161,38 @@ GraphFigures compute_graph_figures(const Graph& graph) {
     if (planner.serves(NeighborhoodKind::graph)) {
       graph_planners.push_back(&planner);
       figures.algorithms.emplace_back(planner.name);
+      if (planner.needs_setup && !figures.setup) figures.setup = SetupFigures{};
     }
+  std::vector<CombiningPattern> patterns;
+  if (figures.setup) figures.setup = run_setup(graph, options.combining, patterns);
+  // schedules[planner][collective][rank], kept only to verify them
+  std::vector<std::vector<std::vector<Schedule>>> schedules(graph_planners.size(), std::vector<std::vector<Schedule>>(2));
   for (int rank = 0; rank < graph.size(); ++rank) {
-    const GraphView view = graph.view(rank);
+    GraphView view = graph.view(rank);
     ProcessFigures process{rank, static_cast<int>(view.sources.size()), static_cast<int>(view.destinations.size()), {}, {}};
-    for (const PlannerEntry* planner : graph_planners) {
-      process.alltoall.push_back(planned(*planner, view, Collective::alltoall));
-      process.allgather.push_back(planned(*planner, view, Collective::allgather));
+    for (std::size_t a = 0; a < graph_planners.size(); ++a) {
+      view.pattern = graph_planners[a]->needs_setup ? &patterns[static_cast<std::size_t>(rank)] : nullptr;
+      for (const Collective collective : {Collective::alltoall, Collective::allgather}) {
+        std::optional<Schedule> schedule;
+        if (graph_planners[a]->serves(collective)) schedule = plan(Algorithm::named(graph_planners[a]->name), view, collective);
+        (collective == Collective::alltoall ? process.alltoall : process.allgather).push_back(figures_of(schedule));
+        if (options.verify && schedule) schedules[a][collective == Collective::alltoall ? 0 : 1].push_back(std::move(*schedule));
+      }
     }
     figures.processes.push_back(std::move(process));
+  }
+  for (std::size_t a = 0; a < graph_planners.size(); ++a) {
+    auto verified = [&](std::size_t c, Collective collective) {
+      return options.verify && graph_planners[a]->serves(collective) ? wrong_bytes(graph, collective, schedules[a][c]) : -1;
+    };
+    figures.wrong_bytes.emplace_back(verified(0, Collective::alltoall), verified(1, Collective::allgather));
   }
   return figures;
 }
 
 std::string to_json(const GraphFigures& figures) {
   std::string out = "{\"p\":" + std::to_string(figures.size) + ",\"edges\":" + std::to_string(figures.edges) +
-                    ",\"processes\":[";
+                    ",\"setup\":" + json_setup(figures) + ",\"processes\":[";
   for (std::size_t r = 0; r < figures.processes.size(); ++r) {
     const ProcessFigures& process = figures.processes[r];
     if (r > 0) out += ",";
@@ -97,19 +208,21 @@ std::string to_table(const GraphFigures& figures) {
   out << "p = " << figures.size << " processes, " << figures.edges << " edges; per call, over all processes "
       << "(smallest..largest per process):\n\n";
   char line[200];
-  std::snprintf(line, sizeof line, "%-10s %-10s %22s %22s %12s\n", "collective", "algorithm", "messages", "volume",
-                "max phases");
+  std::snprintf(line, sizeof line, "%-10s %-16s %22s %10s %22s %12s\n", "collective", "algorithm", "messages",
+                "mean", "volume", "max phases");
   out << line;
   for (const bool alltoall : {true, false})
     for (std::size_t a = 0; a < figures.algorithms.size(); ++a) {
       const Spread messages = spread_of(figures, a, alltoall, [](const Figures& f) { return f.messages; });
       const Spread volume = spread_of(figures, a, alltoall, [](const Figures& f) { return f.volume; });
       const Spread phases = spread_of(figures, a, alltoall, [](const Figures& f) { return f.phases; });
-      std::snprintf(line, sizeof line, "%-10s %-10s %22s %22s %12d\n", alltoall ? "alltoall" : "allgather",
-                    figures.algorithms[a].c_str(), spread_text(messages).c_str(), spread_text(volume).c_str(),
+      const double mean = figures.processes.empty() ? 0 : static_cast<double>(messages.total) / static_cast<double>(figures.processes.size());
+      std::snprintf(line, sizeof line, "%-10s %-16s %22s %10.2f %22s %12d\n", alltoall ? "alltoall" : "allgather",
+                    figures.algorithms[a].c_str(), spread_text(messages).c_str(), mean, spread_text(volume).c_str(),
                     phases.most);
       out << line;
     }
+  out << setup_text(figures) << verification_text(figures);
   out << "\nper process: rank, in-degree, out-degree, then messages/phases/volume per planner and collective\n";
   for (const ProcessFigures& process : figures.processes) {
     out << process.rank << " " << process.in << " " << process.out;

@@ -5,7 +5,9 @@
 #include <string>
 #include <vector>
 
+#include "cartcoll/cost.hpp"
 #include "cartcoll/graph.hpp"
+#include "cartcoll/graph_combining.hpp"
 #include "plan_figures.hpp"
 
 namespace cartcoll::plan_tool {
@@ -17,14 +19,39 @@ struct ProcessFigures {
   std::vector<std::optional<Figures>> alltoall, allgather;
 };
 
+// The distributed set-up that planners with PlannerEntry::needs_setup plan from, run for every
+// process over the simulated transport.
+struct SetupFigures {
+  CombiningParameters parameters;
+  int rounds = 0;
+  std::vector<SetupTraffic> traffic;            // per process
+  long long path_messages = 0, path_bytes = 0;  // sums over the rounds of one process's most
+  double path_compute = 0;                      // seconds, likewise
+  double wall_seconds = 0;                      // the whole simulated run
+
+  // The set-up's critical path under `model`: each round a sparse exchange whose nonblocking barrier
+  // costs latency * ceil(log2 p), plus the most messages and bytes one process sends, plus the path's
+  // compute.
+  double critical_path(const CostModel& model, int p) const;
+};
+
 struct GraphFigures {
   int size = 0;
   std::size_t edges = 0;
   std::vector<std::string> algorithms;  // the registered planners that serve graphs, in registry order
   std::vector<ProcessFigures> processes;
+  std::optional<SetupFigures> setup;    // when a planner needs it
+  // Per planner, [alltoall, allgather]: received bytes the simulator found different from the
+  // reference model; -1 where not verified.
+  std::vector<std::pair<long long, long long>> wrong_bytes;
 };
 
-GraphFigures compute_graph_figures(const Graph& graph);
+struct GraphOptions {
+  CombiningParameters combining;
+  bool verify = false;  // run every schedule in the simulator against the reference model
+};
+
+GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& options = {});
 std::string to_json(const GraphFigures& figures);
 // A summary per planner and collective (total, smallest and largest per process), then one row per process.
 std::string to_table(const GraphFigures& figures);

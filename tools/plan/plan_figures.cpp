@@ -197,9 +197,24 @@ const char* usage() {
                   "offset wraps on (for a graph: for every process), and prints messages, communication phases\n"
                   "and volume per call.\n"
                   "NEIGHBORHOOD, exactly one of:\n") +
-      cli::neighborhood_usage() + graphs::usage() + "  --json                   one JSON object instead of the table\n";
+      cli::neighborhood_usage() + graphs::usage() + "  --json                   one JSON object instead of the table\n" +
+      "For a graph, the set-up of graph-combining (docs/graph-combining.md):\n"
+      "  --threshold T --steps S --candidates K --matching-rounds R   its parameters\n"
+      "  --verify                 run every schedule in the simulator against the reference model\n";
   return text.c_str();
 }
+
+namespace {
+
+int* combining_parameter(CombiningParameters& parameters, const std::string& option) {
+  if (option == "--threshold") return &parameters.threshold;
+  if (option == "--steps") return &parameters.steps;
+  if (option == "--candidates") return &parameters.candidates;
+  if (option == "--matching-rounds") return &parameters.matching_rounds;
+  return nullptr;
+}
+
+}  // namespace
 
 std::optional<Request> parse_command_line(const std::vector<std::string>& args, std::string& error) {
   Request request;
@@ -213,6 +228,15 @@ std::optional<Request> parse_command_line(const std::vector<std::string>& args, 
     }
     if (arg == "--json") {
       request.json = true;
+    } else if (arg == "--verify") {
+      request.verify = true;
+    } else if (int* parameter = combining_parameter(request.combining, arg)) {
+      const auto value = i + 1 < args.size() ? cli::parse_int(args[++i]) : std::nullopt;
+      if (!value) {
+        error = arg + " takes an integer";
+        return std::nullopt;
+      }
+      *parameter = *value;
     } else if (cli::parse_neighborhood(args, i, neighborhood, error)) {
       if (!error.empty()) return std::nullopt;
       ++given;

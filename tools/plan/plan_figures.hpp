@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cartcoll/graph_combining.hpp"
 #include "cartcoll/topology.hpp"
 #include "util/graphs.hpp"
 
@@ -60,6 +61,8 @@ struct Request {
   std::optional<graphs::EdgeList> graph;  // set for a graph source (then d and flat are empty)
   bool json = false;
   bool help = false;
+  CombiningParameters combining;  // --threshold, --steps, --candidates, --matching-rounds (graphs)
+  bool verify = false;            // --verify (graphs)
   std::string description;  // e.g. "box d=3 n=3 first=-1 without zero"
 };
 // Returns nullopt and sets `error` for bad arguments (args exclude the program name).

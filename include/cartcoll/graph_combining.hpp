@@ -1,0 +1,66 @@
+#pragma once
+// Message combining on distributed graphs (003): what the set-up computes for one process, and the
+// set-up run for all processes of a graph in one process (the simulated transport), for tests and
+// cartcoll-plan. The planner `graph-combining` turns a process's pattern into its schedule; the MPI
+// layer runs the same set-up over MPI at graph creation (docs/graph-combining.md).
+#include <vector>
+
+#include "cartcoll/export.h"
+#include "cartcoll/graph.hpp"
+
+namespace cartcoll {
+
+// The set-up's parameters; equal on all processes (agreed at creation).
+struct CombiningParameters {
+  int threshold = 4;        // Θ: friends share at least this many out-neighbors (at least 2)
+  int steps = 8;            // matching steps: a process has at most one friend per step
+  int candidates = 8;       // the best friends a process proposes to in one step
+  int matching_rounds = 6;  // proposal rounds per step (Hoepman-style: mutual proposals pair)
+};
+
+// Error(Errc::info_value) unless threshold >= 2, steps >= 0, candidates >= 1, matching_rounds >= 1.
+CARTCOLL_API void validate(const CombiningParameters& parameters);
+
+// One step in which this process has a friend: of their common out-neighbors (sorted by rank), the
+// process sends both blocks to `onloaded`, the friend to `offloaded`.
+struct CombiningStep {
+  int step = 0;
+  int partner = 0;
+  std::vector<int> onloaded, offloaded;
+};
+
+// A combined message this process receives: from `carrier`, the carrier's block then `partner`'s.
+struct CombinedArrival {
+  int carrier = 0;
+  int partner = 0;
+};
+
+// One process's result of the set-up. Only edges that occur once between two different processes
+// take part; repeated edges, self edges and absent neighbors stay direct.
+struct CombiningPattern {
+  std::vector<CombiningStep> steps;
+  std::vector<CombinedArrival> arrivals;
+};
+
+// What one process spent on the set-up.
+struct SetupTraffic {
+  int rounds = 0;
+  long long messages = 0;  // sent
+  long long bytes = 0;     // sent (4 bytes a value)
+  double seconds = 0;      // its own compute, measured
+};
+
+struct SimulatedSetup {
+  std::vector<CombiningPattern> patterns;  // per rank
+  std::vector<SetupTraffic> traffic;       // per rank
+  // Per round, the largest compute time and the most messages and bytes sent by one process: the
+  // critical path of a lockstep run is the sum over rounds of these maxima.
+  std::vector<double> round_seconds;
+  std::vector<long long> round_messages;
+  std::vector<long long> round_bytes;
+};
+
+// The set-up of every process of `graph` (consistent), run in lockstep rounds in this process.
+CARTCOLL_API SimulatedSetup simulate_combining_setup(const Graph& graph, const CombiningParameters& parameters);
+
+}  // namespace cartcoll

@@ -1,0 +1,72 @@
+#include "common_neighbors.hpp"
+
+#include <algorithm>
+
+#include "cartcoll/error.hpp"
+
+namespace cartcoll::detail {
+
+void CommonNeighbors::assign(std::map<int, std::vector<int>> lists) {
+  lists_ = std::move(lists);
+  std::vector<int> all;
+  for (auto& [neighbor, list] : lists_) {
+    std::sort(list.begin(), list.end());
+    for (int process : list)
+      if (process != self_) all.push_back(process);
+  }
+  std::sort(all.begin(), all.end());
+  counts_.clear();
+  for (std::size_t i = 0; i < all.size();) {
+    std::size_t j = i;
+    while (j < all.size() && all[j] == all[i]) ++j;
+    counts_.emplace_back(all[i], static_cast<int>(j - i));
+    i = j;
+  }
+}
+
+void CommonNeighbors::add_to_count(int process, int delta) {
+  if (process == self_) return;
+  const auto at = std::lower_bound(counts_.begin(), counts_.end(), std::pair<int, int>(process, 0),
+                                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  if (at == counts_.end() || at->first != process) throw Error(Errc::intern, "a common-neighbor count went missing");
+  at->second += delta;
+}
+
+void CommonNeighbors::remove(int neighbor, std::span<const int> gone) {
+  const auto found = lists_.find(neighbor);
+  if (found == lists_.end()) throw Error(Errc::intern, "an update from a process that is no active out-neighbor");
+  std::vector<int>& list = found->second;
+  for (int process : gone) {
+    const auto at = std::lower_bound(list.begin(), list.end(), process);
+    if (at == list.end() || *at != process) throw Error(Errc::intern, "an update removes an unknown in-neighbor");
+    list.erase(at);
+    add_to_count(process, -1);
+  }
+}
+
+void CommonNeighbors::drop(int neighbor) {
+  const auto found = lists_.find(neighbor);
+  if (found == lists_.end()) return;
+  for (int process : found->second) add_to_count(process, -1);
+  lists_.erase(found);
+}
+
+std::vector<int> CommonNeighbors::shared_with(int other) const {
+  std::vector<int> shared;
+  for (const auto& [neighbor, list] : lists_)
+    if (std::binary_search(list.begin(), list.end(), other)) shared.push_back(neighbor);
+  return shared;
+}
+
+std::vector<int> CommonNeighbors::friends(int threshold, int limit) const {
+  std::vector<std::pair<int, int>> ranked;  // (-count, process): most shared first, then lower rank
+  for (const auto& [process, count] : counts_)
+    if (count >= threshold) ranked.emplace_back(-count, process);
+  const auto keep = std::min(ranked.size(), static_cast<std::size_t>(std::max(limit, 0)));
+  std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(keep), ranked.end());
+  std::vector<int> best;
+  for (std::size_t i = 0; i < keep; ++i) best.push_back(ranked[i].second);
+  return best;
+}
+
+}  // namespace cartcoll::detail

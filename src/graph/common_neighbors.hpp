@@ -1,0 +1,38 @@
+#pragma once
+// 003's common-neighborhood matrix M (section IV-B1), kept by one process P: for each of P's active
+// out-neighbors N, N's active in-neighbors; from them, for every other process Q, how many active
+// out-neighbors P and Q share. Memory: the lists (P's out-neighbors' in-degrees) and one count per
+// process named in them, never a p-sized array.
+#include <map>
+#include <span>
+#include <utility>
+#include <vector>
+
+namespace cartcoll::detail {
+
+class CommonNeighbors {
+ public:
+  explicit CommonNeighbors(int self) : self_(self) {}
+
+  // The lists of the first round: lists[N] = N's in-neighbors (any order).
+  void assign(std::map<int, std::vector<int>> lists);
+  // `gone` left out-neighbor N's in-neighbors.
+  void remove(int neighbor, std::span<const int> gone);
+  // N is no longer an active out-neighbor of this process.
+  void drop(int neighbor);
+
+  // The active out-neighbors this process shares with `other`, ascending.
+  std::vector<int> shared_with(int other) const;
+  // The processes sharing at least `threshold` active out-neighbors with this one, most shared first
+  // (ties: lower rank first), at most `limit` of them.
+  std::vector<int> friends(int threshold, int limit) const;
+
+ private:
+  void add_to_count(int process, int delta);
+
+  int self_;
+  std::map<int, std::vector<int>> lists_;     // by out-neighbor; each sorted
+  std::vector<std::pair<int, int>> counts_;   // (process, shared out-neighbors), by process
+};
+
+}  // namespace cartcoll::detail

@@ -1,0 +1,35 @@
+#pragma once
+// One step of 003's friend pairing (Algorithm 2, after Hoepman): a distributed matching over the
+// friendship graph in which every process proposes to its best friend not yet lost; two processes
+// proposing to each other in the same round are paired. Friends are ranked by shared out-neighbors,
+// ties by the lower rank, the same order from both ends of a friendship (the count is symmetric), so
+// the heaviest remaining friendship is always mutual and pairs in its round. A paired process, or one
+// that does not count the proposer among its friends, refuses proposals, so proposers move on; one
+// still searching stays silent (it may propose to the proposer later). Messages per round: one
+// proposal and the refusals of the previous round's proposals.
+#include <optional>
+#include <vector>
+
+#include "transport.hpp"
+
+namespace cartcoll::detail {
+
+class FriendMatching {
+ public:
+  // A new step: `friends` best first.
+  void begin(std::vector<int> friends);
+  std::vector<Parcel> outgoing();
+  void incoming(const std::vector<Parcel>& parcels);
+  std::optional<int> partner() const noexcept { return partner_; }
+
+  static constexpr int propose = 3, refuse = 4;  // a parcel's first value
+
+ private:
+  bool is_friend(int process) const;
+  bool lost(int process) const;
+
+  std::vector<int> friends_, refused_, proposers_;
+  std::optional<int> target_, partner_;
+};
+
+}  // namespace cartcoll::detail

@@ -1,0 +1,16 @@
+#pragma once
+// The MPI transport: one process's round protocol over a communicator, one sparse exchange (NBX,
+// src/comm/sparse_exchange.hpp) per round, so nothing is sized by the communicator.
+#include <mpi.h>
+
+#include "cartcoll/graph_combining.hpp"
+#include "transport.hpp"
+
+namespace cartcoll::detail {
+
+// Collective over `comm`, a private communicator (the sparse exchange probes it for any source):
+// every process runs its own protocol, all of them the same number of rounds. Returns what this
+// process sent; `seconds` is its wall time, waiting included.
+SetupTraffic run_over_mpi(MPI_Comm comm, RoundProtocol& protocol);
+
+}  // namespace cartcoll::detail

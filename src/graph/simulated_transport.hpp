@@ -1,0 +1,23 @@
+#pragma once
+// The simulated transport: the protocols of all p processes in one process, in lockstep rounds, with
+// each process's rounds, messages, bytes and compute time counted.
+#include <span>
+#include <vector>
+
+#include "cartcoll/graph_combining.hpp"
+#include "transport.hpp"
+
+namespace cartcoll::detail {
+
+struct SimulatedRun {
+  std::vector<SetupTraffic> traffic;      // per process
+  std::vector<double> round_seconds;      // per round: the slowest process's compute
+  std::vector<long long> round_messages;  // per round: the most messages one process sent
+  std::vector<long long> round_bytes;     // per round: the most bytes one process sent
+};
+
+// processes[r] is rank r's protocol. Error(Errc::intern) if their round counts differ or a parcel
+// names no process or carries no value.
+SimulatedRun run_simulated(std::span<RoundProtocol* const> processes);
+
+}  // namespace cartcoll::detail

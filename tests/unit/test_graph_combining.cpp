@@ -1,0 +1,200 @@
+// graph-combining (003) without MPI: the set-up over the simulated transport (pattern extraction and
+// friend matching), and the whole pipeline set-up -> schedules -> simulator checked against the
+// reference model, on random graphs with repeated edges, self edges, isolated processes and absent
+// neighbors, on Erdős–Rényi graphs and on Moore and von Neumann neighborhoods given as plain graphs.
+#include <gtest/gtest.h>
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "cartcoll/graph.hpp"
+#include "cartcoll/graph_combining.hpp"
+#include "graph/simulated_transport.hpp"
+#include "graph_support.hpp"
+#include "test_support.hpp"
+#include "throws.hpp"
+#include "util/graphs.hpp"
+
+namespace cartcoll {
+namespace {
+
+using test::Blocks;
+
+const Algorithm graph_combining = Algorithm::named("graph-combining");
+
+// Blocks of one size (a regular alltoall or allgather: graph-combining forwards blocks through
+// friends that size them by their own), with contents that depend on sender and block.
+std::pair<Blocks, Blocks> regular_blocks(const Graph& graph, Collective collective, std::size_t size) {
+  Blocks send(static_cast<std::size_t>(graph.size())), recv(send.size());
+  for (int rank = 0; rank < graph.size(); ++rank) {
+    const auto blocks = collective == Collective::allgather ? 1 : graph.destinations(rank).size();
+    for (std::size_t j = 0; j < blocks; ++j) send[static_cast<std::size_t>(rank)].push_back(test::payload(rank, static_cast<int>(j), size));
+    for (std::size_t i = 0; i < graph.sources(rank).size(); ++i)
+      recv[static_cast<std::size_t>(rank)].push_back(test::sentinel(rank, static_cast<int>(i), size));
+  }
+  return {send, recv};
+}
+
+struct Proof {
+  ::testing::AssertionResult result = ::testing::AssertionSuccess();
+  long long direct_messages = 0, combined_messages = 0;
+};
+
+// The set-up for every process, each process's schedule from its pattern, the simulator against the
+// reference model (and the reference model against the receiver-side definition).
+Proof prove_combining(const Graph& graph, Collective collective, const CombiningParameters& parameters) {
+  const SimulatedSetup setup = simulate_combining_setup(graph, parameters);
+  Proof proof;
+  std::vector<Schedule> schedules;
+  for (int rank = 0; rank < graph.size(); ++rank) {
+    GraphView view = graph.view(rank);
+    proof.direct_messages += plan(Algorithm::named("trivial"), view, collective).messages();
+    view.pattern = &setup.patterns[static_cast<std::size_t>(rank)];
+    schedules.push_back(plan(graph_combining, view, collective));
+    proof.combined_messages += schedules.back().messages();
+  }
+  const auto [send, recv] = regular_blocks(graph, collective, 3);
+  const Blocks expected = reference::exchange(graph, collective, send, recv);
+  if (auto ok = test::matches_graph_definition(graph, collective, recv, expected); !ok) {
+    proof.result = ::testing::AssertionFailure() << "reference model: " << ok.message();
+    return proof;
+  }
+  proof.result = test::simulates_to(schedules, send, recv, expected);
+  return proof;
+}
+
+Graph graph_of(const graphs::EdgeList& edges) { return Graph::from_edges(edges.size, edges.edges); }
+
+// Two processes with six common out-neighbors pair in the first step and split them by rank.
+TEST(CombiningSetup, TwoProcessesSharingSixOutNeighborsSplitThem) {
+  std::vector<std::pair<int, int>> edges;
+  for (int from : {0, 1})
+    for (int to = 2; to < 8; ++to) edges.emplace_back(from, to);
+  const SimulatedSetup setup = simulate_combining_setup(Graph::from_edges(8, edges), {4, 2, 8, 6});
+  ASSERT_EQ(setup.patterns[0].steps.size(), 1u);
+  EXPECT_EQ(setup.patterns[0].steps[0].partner, 1);
+  EXPECT_EQ(setup.patterns[0].steps[0].onloaded, (std::vector<int>{2, 3, 4}));
+  EXPECT_EQ(setup.patterns[0].steps[0].offloaded, (std::vector<int>{5, 6, 7}));
+  EXPECT_EQ(setup.patterns[1].steps[0].onloaded, (std::vector<int>{5, 6, 7}));
+  for (int n = 2; n < 8; ++n) {
+    ASSERT_EQ(setup.patterns[static_cast<std::size_t>(n)].arrivals.size(), 1u);
+    EXPECT_EQ(setup.patterns[static_cast<std::size_t>(n)].arrivals[0].carrier, n < 5 ? 0 : 1);
+    EXPECT_EQ(setup.patterns[static_cast<std::size_t>(n)].arrivals[0].partner, n < 5 ? 1 : 0);
+  }
+  // 2 steps of 1 + 6 + 1 rounds; an out-neighbor sends its list to both (step 0), and then has no
+  // active in-neighbor left to tell who left.
+  EXPECT_EQ(setup.traffic[2].rounds, 16);
+  EXPECT_EQ(setup.traffic[2].messages, 2);
+  EXPECT_EQ(setup.traffic[0].messages, 1 + 3) << "one proposal, three notifications";
+  for (const Collective collective : {Collective::alltoall, Collective::allgather}) {
+    const Proof proof = prove_combining(Graph::from_edges(8, edges), collective, {4, 2, 8, 6});
+    EXPECT_TRUE(proof.result);
+    EXPECT_EQ(proof.direct_messages, 12);
+    EXPECT_EQ(proof.combined_messages, 2 + 6) << "the friend exchange and one combined message per neighbor";
+  }
+}
+
+TEST(CombiningSetup, BelowTheThresholdNothingCombines) {
+  std::vector<std::pair<int, int>> edges;
+  for (int from : {0, 1})
+    for (int to = 2; to < 5; ++to) edges.emplace_back(from, to);
+  const SimulatedSetup setup = simulate_combining_setup(Graph::from_edges(5, edges), {4, 3, 8, 6});
+  for (const CombiningPattern& pattern : setup.patterns) {
+    EXPECT_TRUE(pattern.steps.empty());
+    EXPECT_TRUE(pattern.arrivals.empty());
+  }
+}
+
+TEST(CombiningSetup, ParametersAreChecked) {
+  EXPECT_TRUE(throws_error([&] { validate({1, 2, 8, 6}); }, Errc::info_value));
+  EXPECT_TRUE(throws_error([&] { validate({4, -1, 8, 6}); }, Errc::info_value));
+  EXPECT_TRUE(throws_error([&] { validate({4, 2, 0, 6}); }, Errc::info_value));
+  validate({2, 0, 1, 1});
+}
+
+// A protocol whose processes disagree on the number of rounds is refused, not run.
+TEST(SimulatedTransport, RefusesProtocolsOfDifferentLengths) {
+  struct Silent final : detail::RoundProtocol {
+    int length;
+    explicit Silent(int n) : length(n) {}
+    int rounds() const override { return length; }
+    std::vector<detail::Parcel> outgoing(int) override { return {}; }
+    void incoming(int, std::vector<detail::Parcel>) override {}
+  };
+  Silent a(2), b(3);
+  detail::RoundProtocol* both[] = {&a, &b};
+  EXPECT_TRUE(throws_error([&] { detail::run_simulated(both); }, Errc::intern));
+}
+
+TEST(CombiningSetup, IsDeterministic) {
+  const Graph graph = graph_of(graphs::erdos_renyi(200, 0.2, 5));
+  const SimulatedSetup first = simulate_combining_setup(graph, {}), second = simulate_combining_setup(graph, {});
+  for (std::size_t r = 0; r < first.patterns.size(); ++r) {
+    ASSERT_EQ(first.patterns[r].steps.size(), second.patterns[r].steps.size());
+    for (std::size_t s = 0; s < first.patterns[r].steps.size(); ++s) {
+      EXPECT_EQ(first.patterns[r].steps[s].partner, second.patterns[r].steps[s].partner);
+      EXPECT_EQ(first.patterns[r].steps[s].onloaded, second.patterns[r].steps[s].onloaded);
+    }
+    EXPECT_EQ(first.traffic[r].messages, second.traffic[r].messages);
+  }
+}
+
+class CombiningProof : public ::testing::TestWithParam<Collective> {};
+
+// Random graphs with every kind of edge MPI allows; Θ = 2 so that small graphs combine at all.
+TEST_P(CombiningProof, RandomGraphsWithRepeatedSelfAndAbsentEdges) {
+  std::mt19937 rng(4321);
+  long long saved = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const test::GraphShape shape{1 + trial % 23, 2 + trial % 11, trial % 3 == 0};
+    const Graph graph = test::random_graph(rng, shape);
+    const Proof proof = prove_combining(graph, GetParam(), {2, 1 + trial % 4, 1 + trial % 5, 1 + trial % 3});
+    ASSERT_TRUE(proof.result) << "trial " << trial << ", p = " << shape.size;
+    saved += proof.direct_messages - proof.combined_messages;
+  }
+  EXPECT_GT(saved, 0) << "combining never paid on 200 random graphs";
+}
+
+// Denser graphs, where combining saves messages on most processes.
+TEST_P(CombiningProof, ErdosRenyiAndStencilGraphs) {
+  for (const graphs::EdgeList& edges :
+       {graphs::erdos_renyi(256, 0.2, 1), graphs::erdos_renyi(300, 0.05, 2), graphs::stencil_graph(256, 2, 2, true),
+        graphs::stencil_graph(216, 3, 1, true), graphs::stencil_graph(64, 2, 3, false), graphs::stencil_graph(12, 2, 2, true)}) {
+    const Proof proof = prove_combining(graph_of(edges), GetParam(), {});
+    ASSERT_TRUE(proof.result) << edges.description;
+    if (edges.size >= 64) {
+      EXPECT_LT(proof.combined_messages, proof.direct_messages) << edges.description;
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Collectives, CombiningProof, ::testing::Values(Collective::alltoall, Collective::allgather),
+                         [](const auto& test_info) {
+                           return std::string(test_info.param == Collective::allgather ? "allgather" : "alltoall");
+                         });
+
+// Without a set-up result the planner plans the direct exchange.
+TEST(GraphCombiningPlanner, WithoutAPatternIsTheDirectExchange) {
+  const Graph graph = graph_of(graphs::erdos_renyi(40, 0.3, 3));
+  for (int rank = 0; rank < graph.size(); ++rank) {
+    for (const Collective collective : {Collective::alltoall, Collective::allgather}) {
+      const Schedule direct = plan(Algorithm::named("trivial"), graph.view(rank), collective);
+      const Schedule combined = plan(graph_combining, graph.view(rank), collective);
+      EXPECT_EQ(combined.phases.size(), 1u);
+      EXPECT_EQ(combined.phases[0].sends, direct.phases[0].sends);
+      EXPECT_EQ(combined.phases[0].recvs, direct.phases[0].recvs);
+    }
+  }
+}
+
+TEST(GraphCombiningPlanner, IsARegisteredGraphPlannerOutsideAuto) {
+  const PlannerEntry& entry = graph_combining.planner();
+  EXPECT_TRUE(entry.serves(NeighborhoodKind::graph));
+  EXPECT_FALSE(entry.serves(NeighborhoodKind::cartesian));
+  EXPECT_TRUE(entry.needs_setup);
+  EXPECT_FALSE(entry.auto_candidate);
+}
+
+}  // namespace
+}  // namespace cartcoll

@@ -1,0 +1,15 @@
+#pragma once
+// cartcoll-plan --verify: every process's schedule of one planner run in the simulator on blocks of
+// one size whose bytes depend on sender, block and position, compared with the reference model.
+#include <span>
+
+#include "cartcoll/graph.hpp"
+#include "cartcoll/schedule.hpp"
+
+namespace cartcoll::plan_tool {
+
+// The received bytes that differ from the reference model's (the simulator's protocol errors throw
+// ScheduleError).
+long long wrong_bytes(const Graph& graph, Collective collective, std::span<const Schedule> schedules);
+
+}  // namespace cartcoll::plan_tool
