@@ -117,7 +117,8 @@ Communicators::Communicators(const Options& options) {
     std::vector<int> dims(static_cast<std::size_t>(options.d), 0);
     MPI_Dims_create(p, options.d, dims.data());
     for (const cartcoll::PlannerEntry& planner : cartcoll::planners())
-      library_[std::string(planner.name)] = make_cart(options, dims, std::string(planner.name));
+      if (planner.serves(cartcoll::NeighborhoodKind::cartesian))
+        library_[std::string(planner.name)] = make_cart(options, dims, std::string(planner.name));
     library_["auto"] = make_cart(options, dims, "auto");
     const int t = static_cast<int>(options.offsets.size()) / options.d;
     sources.resize(static_cast<std::size_t>(t));

@@ -5,6 +5,8 @@
 #include <string>
 
 #include "../exec/mpi_check.hpp"
+#include "../graph/combining_setup.hpp"
+#include "../graph/mpi_transport.hpp"
 #include "cartcoll/error.hpp"
 #include "collective.hpp"
 #include "settings.hpp"
@@ -49,6 +51,7 @@ struct Arguments {
   std::optional<Spec> spec;
   std::optional<Error> error;
   Algorithm algorithm = Algorithm::automatic();
+  CombiningParameters combining;
   int max_tag = 0, rank = 0;
 };
 
@@ -61,6 +64,7 @@ Arguments<Spec> read_arguments(MPI_Comm comm, MPI_Info info, const Parse& parse,
     check(MPI_Comm_rank(comm, &arguments.rank), "MPI_Comm_rank");
     arguments.max_tag = max_tag_from_environment();
     arguments.algorithm = effective_algorithm(info, Algorithm::automatic());
+    arguments.combining = combining_parameters(info);
     arguments.spec = parse();
     check_spec(*arguments.spec, size);
   } catch (const Error& error) {
@@ -73,9 +77,11 @@ Arguments<Spec> read_arguments(MPI_Comm comm, MPI_Info info, const Parse& parse,
 // the tag range and whether the graph is weighted.
 template <typename Spec>
 void agree_on_arguments(MPI_Comm comm, const Arguments<Spec>& arguments, bool weighted) {
-  const int must_match[] = {arguments.algorithm.id(), arguments.max_tag, weighted ? 1 : 0};
+  const int must_match[] = {arguments.algorithm.id(), arguments.max_tag, weighted ? 1 : 0,
+                            arguments.combining.threshold, arguments.combining.steps};
   agree(comm, arguments.error, must_match,
-        Error(Errc::arg, "processes passed different algorithms, CARTCOLL_MAX_TAG or weighted and unweighted graphs"));
+        Error(Errc::arg, "processes passed different algorithms, CARTCOLL_MAX_TAG, weighted and unweighted graphs "
+                         "or combining parameters"));
 }
 
 // Every process tells each of its destinations how often it names it; each process compares what it
@@ -108,6 +114,17 @@ const int* weights_or_unweighted(const std::optional<std::vector<int>>& weights)
   return weights->empty() ? MPI_WEIGHTS_EMPTY : weights->data();
 }
 
+// graph-combining's set-up (003's pattern extraction and matching) over the new communicator, when
+// the agreed algorithm plans from it; `auto` never runs it (docs/graph-combining.md says why).
+std::shared_ptr<const CombiningPattern> combining_pattern(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors,
+                                                          const Settings& settings) {
+  if (settings.algorithm.is_automatic() || !settings.algorithm.planner().needs_setup) return nullptr;
+  CombiningSetup setup(GraphView{rank, neighbors.size, neighbors.sources, neighbors.destinations}, settings.combining);
+  const OwnedComm scratch(graph);
+  run_over_mpi(scratch.get(), setup);
+  return std::make_shared<const CombiningPattern>(setup.pattern());
+}
+
 // MPI makes the communicator; the neighbors are read back from it, in its ranks (reorder may have
 // renumbered them).
 MPI_Comm make_graph(MPI_Comm comm, const GraphSpec& spec, MPI_Info info, bool reorder, Settings settings) {
@@ -132,6 +149,7 @@ MPI_Comm make_graph(MPI_Comm comm, const GraphSpec& spec, MPI_Info info, bool re
     check(MPI_Comm_rank(graph, &rank), "MPI_Comm_rank");
     check(MPI_Comm_size(graph, &size), "MPI_Comm_size");
     neighbors.size = size;
+    neighbors.pattern = combining_pattern(graph, rank, neighbors, settings);
     attach_state(graph, std::make_shared<CommState>(Neighborhood(std::move(neighbors)), std::move(weights), rank,
                                                     Origin::graph_create, settings, std::make_shared<LibraryComm>(graph)));
   } catch (...) {
@@ -151,7 +169,9 @@ MPI_Comm create_graph_adjacent(MPI_Comm comm, const std::function<GraphSpec()>& 
   agree_on_arguments(comm, arguments, arguments.spec && arguments.spec->source_weights);
   const GraphSpec& spec = *arguments.spec;  // present: any process's error threw everywhere
   check_consistency(comm, arguments.rank, spec);
-  return make_graph(comm, spec, info, reorder, settings_at_creation(comm, arguments.algorithm, arguments.max_tag));
+  Settings settings = settings_at_creation(comm, arguments.algorithm, arguments.max_tag);
+  settings.combining = arguments.combining;
+  return make_graph(comm, spec, info, reorder, settings);
 }
 
 namespace {
@@ -226,8 +246,9 @@ MPI_Comm create_graph(MPI_Comm comm, const std::function<EdgeSpec()>& parse, MPI
     const OwnedComm scratch(comm);
     received = sparse_exchange(scratch.get(), 0, parcels_of(spec, arguments.rank));
   }
-  return make_graph(comm, adjacent_of(received, weighted), info, reorder,
-                    settings_at_creation(comm, arguments.algorithm, arguments.max_tag));
+  Settings settings = settings_at_creation(comm, arguments.algorithm, arguments.max_tag);
+  settings.combining = arguments.combining;
+  return make_graph(comm, adjacent_of(received, weighted), info, reorder, settings);
 }
 
 }  // namespace cartcoll::detail

@@ -37,7 +37,8 @@ std::vector<int> Neighborhood::destinations(int) const {
 }
 
 Schedule Neighborhood::plan(Algorithm algorithm, Collective collective, int rank) const {
-  if (const auto* g = graph()) return cartcoll::plan(algorithm, GraphView{rank, g->size, g->sources, g->destinations}, collective);
+  if (const auto* g = graph())
+    return cartcoll::plan(algorithm, GraphView{rank, g->size, g->sources, g->destinations, g->pattern.get()}, collective);
   const CartesianNeighborhood& c = *cartesian();
   Schedule schedule = cartcoll::plan(algorithm, CartesianView{c.grid, c.offsets, c.coords}, collective);
   if (!c.receive_order.empty()) schedule = relabel_receives(std::move(schedule), c.receive_order);

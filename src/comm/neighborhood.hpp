@@ -1,12 +1,14 @@
 #pragma once
 // What a communicator's collectives exchange over: a Cartesian neighborhood (grid and offsets) or a
 // distributed graph, as this process sees it, with the planning that depends on which.
+#include <memory>
 #include <optional>
 #include <variant>
 #include <vector>
 
 #include "cartcoll/cost.hpp"
 #include "cartcoll/graph.hpp"
+#include "cartcoll/graph_combining.hpp"
 #include "cartcoll/layout.hpp"
 #include "cartcoll/plan.hpp"
 #include "cartcoll/topology.hpp"
@@ -26,6 +28,8 @@ struct CartesianNeighborhood {
 struct GraphNeighborhood {
   int size = 0;
   std::vector<int> sources, destinations;  // no_process for MPI_PROC_NULL
+  // graph-combining's set-up result for this process, where it ran (at creation); shared by duplicates.
+  std::shared_ptr<const CombiningPattern> pattern = nullptr;
 };
 
 // Weights as the creating call gave them; nullopt where unweighted.

@@ -26,16 +26,49 @@ std::optional<Algorithm> algorithm_from_environment() {
   return parse_or_throw(name, "CARTCOLL_ALGORITHM");
 }
 
-std::optional<Algorithm> algorithm_from_info(MPI_Info info) {
+namespace {
+
+std::optional<std::string> info_value(MPI_Info info, const char* name) {
   if (info == MPI_INFO_NULL) return std::nullopt;
-  char key[] = "cartcoll_algorithm";
+  std::string key(name);
   int length = 0, found = 0;
-  check(MPI_Info_get_valuelen(info, key, &length, &found), "MPI_Info_get_valuelen");
+  check(MPI_Info_get_valuelen(info, key.data(), &length, &found), "MPI_Info_get_valuelen");
   if (!found) return std::nullopt;
   std::string value(static_cast<std::size_t>(length) + 1, '\0');
-  check(MPI_Info_get(info, key, length + 1, value.data(), &found), "MPI_Info_get");
+  check(MPI_Info_get(info, key.data(), length + 1, value.data(), &found), "MPI_Info_get");
   value.resize(static_cast<std::size_t>(length));
-  return parse_or_throw(value, "info key cartcoll_algorithm");
+  return value;
+}
+
+// The environment variable, else the info key, parsed as an int; `fallback` if neither is set.
+int integer_setting(MPI_Info info, const char* variable, const char* key, int fallback) {
+  const char* from_environment = std::getenv(variable);
+  std::optional<std::string> text;
+  if (from_environment != nullptr && *from_environment != '\0') text = from_environment;
+  else text = info_value(info, key);
+  if (!text) return fallback;
+  char* end = nullptr;
+  const long parsed = std::strtol(text->c_str(), &end, 10);
+  if (text->empty() || *end != '\0' || parsed < std::numeric_limits<int>::min() || parsed > std::numeric_limits<int>::max())
+    throw Error(Errc::info_value, std::string(variable) + " / " + key + ": '" + *text + "' is not an integer");
+  return static_cast<int>(parsed);
+}
+
+}  // namespace
+
+std::optional<Algorithm> algorithm_from_info(MPI_Info info) {
+  const auto value = info_value(info, "cartcoll_algorithm");
+  if (!value) return std::nullopt;
+  return parse_or_throw(*value, "info key cartcoll_algorithm");
+}
+
+CombiningParameters combining_parameters(MPI_Info info) {
+  CombiningParameters parameters;
+  parameters.threshold =
+      integer_setting(info, "CARTCOLL_COMBINING_THRESHOLD", "cartcoll_combining_threshold", parameters.threshold);
+  parameters.steps = integer_setting(info, "CARTCOLL_COMBINING_STEPS", "cartcoll_combining_steps", parameters.steps);
+  validate(parameters);
+  return parameters;
 }
 
 Algorithm effective_algorithm(MPI_Info info, Algorithm fallback) {
@@ -77,14 +110,15 @@ Settings settings_at_creation(MPI_Comm comm, Algorithm algorithm, int max_tag) {
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   if (rank == 0) read_profile(values);
   broadcast(comm, values, 0);
-  return {algorithm, model_of(values), std::getenv("CARTCOLL_VERBOSE_AUTO") != nullptr, max_tag};
+  return {algorithm, model_of(values), std::getenv("CARTCOLL_VERBOSE_AUTO") != nullptr, max_tag, {}};
 }
 
 Settings settings_of_environment() {
   double values[4] = {0, 0, 0, 0};
   read_profile(values);
   return {effective_algorithm(MPI_INFO_NULL, Algorithm::automatic()), model_of(values),
-          std::getenv("CARTCOLL_VERBOSE_AUTO") != nullptr, max_tag_from_environment()};
+          std::getenv("CARTCOLL_VERBOSE_AUTO") != nullptr, max_tag_from_environment(),
+          combining_parameters(MPI_INFO_NULL)};
 }
 
 }  // namespace cartcoll::detail

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "cartcoll/cost.hpp"
+#include "cartcoll/graph_combining.hpp"
 #include "cartcoll/plan.hpp"
 
 namespace cartcoll::detail {
@@ -17,6 +18,7 @@ struct Settings {
   std::optional<CostModel> profile;             // CARTCOLL_PROFILE: choose by this model, never measure
   bool verbose_auto = false;                    // CARTCOLL_VERBOSE_AUTO
   int max_tag = std::numeric_limits<int>::max();  // CARTCOLL_MAX_TAG (agreed), else MPI_TAG_UB
+  CombiningParameters combining;                  // graph-combining's set-up (agreed at graph creation)
 };
 
 // The algorithm CARTCOLL_ALGORITHM names, if set (Error(Errc::info_value) for an unknown name).
@@ -25,6 +27,10 @@ std::optional<Algorithm> algorithm_from_environment();
 std::optional<Algorithm> algorithm_from_info(MPI_Info info);
 // CARTCOLL_ALGORITHM, else the info key, else `fallback`.
 Algorithm effective_algorithm(MPI_Info info, Algorithm fallback);
+// graph-combining's threshold and steps: CARTCOLL_COMBINING_THRESHOLD and CARTCOLL_COMBINING_STEPS,
+// else the info keys cartcoll_combining_threshold and cartcoll_combining_steps, else the defaults;
+// Error(Errc::info_value) for a value that is not an integer or out of range (validate()).
+CombiningParameters combining_parameters(MPI_Info info);
 // CARTCOLL_MAX_TAG, else the largest int (Error(Errc::arg) for a value that is not a number).
 int max_tag_from_environment();
 

@@ -93,13 +93,14 @@ int agree_on_init(CommState& state, const std::optional<Error>& local_error, Alg
   return agree_on_init(state, local_error, must_match, mismatches);
 }
 
-// The Cartesian combining schedules forward blocks through processes that size them by their own
-// arguments, so they need every process to use the same block sizes: 000's contract promises that,
-// and so does MPI for alltoall and allgather (pairwise matching on a connected neighborhood), but a
-// v or w call on a communicator MPI made may size each edge differently: it runs the trivial schedule.
-Algorithm requested_for(const CommState& state, const Layout& layout, Contract contract, Algorithm requested) {
+// The Cartesian combining schedules and graph-combining's forward blocks through processes that size
+// them by their own arguments, so they need the block sizes to agree: 000's contract promises that,
+// and so does MPI for alltoall and allgather (pairwise matching on a connected neighborhood; on a
+// graph, friends share an out-neighbor whose one receive count matches both), but a v or w call
+// under MPI's contract may size each edge differently: it runs the trivial schedule.
+Algorithm requested_for(const CommState&, const Layout& layout, Contract contract, Algorithm requested) {
   const bool sizes_may_differ = contract == Contract::mpi && !layout.one_block_size;
-  if (sizes_may_differ && state.neighborhood.kind() == NeighborhoodKind::cartesian) return Algorithm::named("trivial");
+  if (sizes_may_differ) return Algorithm::named("trivial");
   return requested;
 }
 

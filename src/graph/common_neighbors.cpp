@@ -7,12 +7,14 @@
 namespace cartcoll::detail {
 
 void CommonNeighbors::assign(std::map<int, std::vector<int>> lists) {
-  lists_ = std::move(lists);
+  lists_.clear();
   std::vector<int> all;
-  for (auto& [neighbor, list] : lists_) {
-    std::sort(list.begin(), list.end());
-    for (int process : list)
+  for (auto& [neighbor, members] : lists) {
+    std::sort(members.begin(), members.end());
+    for (int process : members)
       if (process != self_) all.push_back(process);
+    std::vector<bool> active(members.size(), true);
+    lists_.emplace(neighbor, List{std::move(members), std::move(active)});
   }
   std::sort(all.begin(), all.end());
   counts_.clear();
@@ -32,14 +34,22 @@ void CommonNeighbors::add_to_count(int process, int delta) {
   at->second += delta;
 }
 
+// The position of `process` in the list if it is still active there, else null.
+const int* CommonNeighbors::find_active(const List& list, int process) const {
+  const auto at = std::lower_bound(list.members.begin(), list.members.end(), process);
+  if (at == list.members.end() || *at != process || !list.active[static_cast<std::size_t>(at - list.members.begin())])
+    return nullptr;
+  return &*at;
+}
+
 void CommonNeighbors::remove(int neighbor, std::span<const int> gone) {
   const auto found = lists_.find(neighbor);
   if (found == lists_.end()) throw Error(Errc::intern, "an update from a process that is no active out-neighbor");
-  std::vector<int>& list = found->second;
+  List& list = found->second;
   for (int process : gone) {
-    const auto at = std::lower_bound(list.begin(), list.end(), process);
-    if (at == list.end() || *at != process) throw Error(Errc::intern, "an update removes an unknown in-neighbor");
-    list.erase(at);
+    const int* at = find_active(list, process);
+    if (at == nullptr) throw Error(Errc::intern, "an update removes an unknown in-neighbor");
+    list.active[static_cast<std::size_t>(at - list.members.data())] = false;
     add_to_count(process, -1);
   }
 }
@@ -47,14 +57,16 @@ void CommonNeighbors::remove(int neighbor, std::span<const int> gone) {
 void CommonNeighbors::drop(int neighbor) {
   const auto found = lists_.find(neighbor);
   if (found == lists_.end()) return;
-  for (int process : found->second) add_to_count(process, -1);
+  const List& list = found->second;
+  for (std::size_t k = 0; k < list.members.size(); ++k)
+    if (list.active[k]) add_to_count(list.members[k], -1);
   lists_.erase(found);
 }
 
 std::vector<int> CommonNeighbors::shared_with(int other) const {
   std::vector<int> shared;
   for (const auto& [neighbor, list] : lists_)
-    if (std::binary_search(list.begin(), list.end(), other)) shared.push_back(neighbor);
+    if (find_active(list, other) != nullptr) shared.push_back(neighbor);
   return shared;
 }
 

@@ -30,9 +30,17 @@ class CommonNeighbors {
  private:
   void add_to_count(int process, int delta);
 
+  // An out-neighbor's in-neighbors as first received, sorted, and which of them are still active
+  // (leaving marks one in O(log d) instead of erasing it in O(d)).
+  struct List {
+    std::vector<int> members;
+    std::vector<bool> active;
+  };
+  const int* find_active(const List& list, int process) const;
+
   int self_;
-  std::map<int, std::vector<int>> lists_;     // by out-neighbor; each sorted
-  std::vector<std::pair<int, int>> counts_;   // (process, shared out-neighbors), by process
+  std::map<int, List> lists_;                // by out-neighbor
+  std::vector<std::pair<int, int>> counts_;  // (process, shared out-neighbors), by process
 };
 
 }  // namespace cartcoll::detail

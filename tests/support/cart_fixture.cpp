@@ -13,6 +13,11 @@ AlgorithmInfo::AlgorithmInfo(const std::string& algorithm) {
   MPI_Info_set(info_, "cartcoll_algorithm", algorithm.c_str());
 }
 
+void AlgorithmInfo::set(const std::string& key, const std::string& value) {
+  if (info_ == MPI_INFO_NULL) MPI_Info_create(&info_);
+  MPI_Info_set(info_, key.c_str(), value.c_str());
+}
+
 AlgorithmInfo::~AlgorithmInfo() {
   if (info_ != MPI_INFO_NULL) MPI_Info_free(&info_);
 }
@@ -66,7 +71,8 @@ int world_rank() {
 
 std::vector<std::string> algorithm_names(bool with_auto) {
   std::vector<std::string> names;
-  for (const cartcoll::PlannerEntry& planner : cartcoll::planners()) names.emplace_back(planner.name);
+  for (const cartcoll::PlannerEntry& planner : cartcoll::planners())
+    if (planner.serves(cartcoll::NeighborhoodKind::cartesian)) names.emplace_back(planner.name);
   if (with_auto) names.emplace_back("auto");
   return names;
 }

@@ -18,6 +18,8 @@ class AlgorithmInfo {
   AlgorithmInfo(const AlgorithmInfo&) = delete;
   AlgorithmInfo& operator=(const AlgorithmInfo&) = delete;
   MPI_Info get() const { return info_; }
+  // Another key (graph-combining's parameters, say); makes the info if the name was empty.
+  void set(const std::string& key, const std::string& value);
 
  private:
   MPI_Info info_ = MPI_INFO_NULL;
@@ -39,8 +41,9 @@ MPI_Comm mpi_cart_create(MPI_Comm comm, const cartcoll::Grid& grid, int reorder)
 int world_size();
 int world_rank();
 
-// The registered planners' names, and "auto" after them if `with_auto`: what sweeps over "every
-// algorithm" run, so that a newly registered planner is tested without touching the tests.
+// The registered planners that serve Cartesian neighborhoods, and "auto" after them if `with_auto`:
+// what sweeps over "every algorithm" on Cartesian communicators run, so that a newly registered
+// planner is tested without touching the tests (graph-only planners have tests of their own).
 std::vector<std::string> algorithm_names(bool with_auto);
 
 }  // namespace support

@@ -109,6 +109,7 @@ PlanFigures compute_figures(const Offsets& offsets) {
   figures.coords = middle_of(grid);
 
   for (const PlannerEntry& planner : planners()) {
+    if (!planner.serves(NeighborhoodKind::cartesian)) continue;  // graph-only planners: compute_graph_figures
     const Algorithm algorithm = Algorithm::named(planner.name);
     AlgorithmFigures entry{std::string(planner.name), std::nullopt, std::nullopt, {}};
     const CartesianView view{grid, offsets, figures.coords};

@@ -1,0 +1,152 @@
+// graph-combining over MPI (docs/graph-combining.md): the set-up runs at CC_Dist_graph_create_adjacent
+// and CC_Dist_graph_create when the info key or CARTCOLL_ALGORITHM asks for it, over the MPI transport;
+// all five operations in three forms on random graphs with repeated edges, self edges and isolated
+// processes, against the graph reference model; the allgather's messages counted by the PMPI census
+// drop where processes share out-neighbors; bad parameters are an info-value error everywhere.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../graph_cases.hpp"
+#include "../support/cart_fixture.hpp"
+#include "../support/error_checks.hpp"
+#include "../support/graph_case.hpp"
+#include "../support/graph_checks.hpp"
+#include "../support/handle_census.hpp"
+#include "../support/orders_and_leaks.hpp"
+#include "../support/watchdog.hpp"
+#include "cartcoll/neighbor.h"
+#include "traffic_census.hpp"
+
+using namespace support;
+using cartcoll::Graph;
+
+namespace {
+
+constexpr std::chrono::seconds deadline{240};
+
+// graph-combining with threshold Θ (2: a few processes have friends even on sparse graphs), two steps.
+class CombiningInfo : public AlgorithmInfo {
+ public:
+  explicit CombiningInfo(const std::string& threshold = "2") : AlgorithmInfo("graph-combining") {
+    set("cartcoll_combining_threshold", threshold);
+    set("cartcoll_combining_steps", "2");
+  }
+};
+
+MPI_Comm create_adjacent(const Graph& graph, MPI_Info info, int* code = nullptr) {
+  const int rank = world_rank();
+  const std::vector<int>& in = graph.sources(rank);
+  const std::vector<int>& out = graph.destinations(rank);
+  MPI_Comm comm = MPI_COMM_NULL;
+  const int result = CC_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
+                                                   static_cast<int>(out.size()), out.data(), MPI_UNWEIGHTED, info, 0, &comm);
+  if (code != nullptr) *code = result;
+  else EXPECT_EQ(result, MPI_SUCCESS);
+  return comm;
+}
+
+// Every process sends to every other (friends share p - 2 out-neighbors), plus the random graph's
+// repeated, self and extra edges.
+Graph dense_graph(unsigned seed) {
+  Graph graph = shared_graph(seed, 4);
+  for (int from = 0; from < graph.size(); ++from)
+    for (int to = 0; to < graph.size(); ++to)
+      if (to != from) {
+        graph.destinations(from).push_back(to);
+        graph.sources(to).push_back(from);
+      }
+  return graph;
+}
+
+void every_operation_and_form(MPI_Comm comm, unsigned seed) {
+  const TestTypes types;
+  const Graph graph = gather_topology(comm);
+  ASSERT_EQ(graph.inconsistency(), "");
+  for (Op op : neighbor_ops)
+    for (Variant variant : all_variants) {
+      GraphCase exchange(op, variant, Sizes::per_edge, types, graph, world_rank(), seed);
+      run_all_forms(exchange, comm, (seed + static_cast<unsigned>(world_rank())) % 2 == 1);
+    }
+}
+
+TEST(GraphCombining, RandomGraphsEveryOperationAndForm) {
+  const Watchdog watchdog("graph-combining on random graphs", deadline);
+  const CombiningInfo info;
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    const Graph graph = seed == 3 ? dense_graph(seed) : shared_graph(seed, world_size() + 2);
+    MPI_Comm comm = create_adjacent(graph, info.get());
+    ASSERT_NE(comm, MPI_COMM_NULL);
+    every_operation_and_form(comm, seed);
+    MPI_Comm_free(&comm);
+    expect_no_leaks();
+  }
+}
+
+// The allgather on the dense graph, counted by the PMPI census over all processes: one message per
+// edge to another process without combining; fewer with it from 7 processes on (a pair shares up to
+// p - 2 >= 5 out-neighbors, Θ = 4); the same below 6 (p - 2 < Θ: nobody has a friend).
+TEST(GraphCombining, SavesMessagesWhereProcessesShareOutNeighbors) {
+  const Watchdog watchdog("graph-combining saves messages", deadline);
+  const Graph graph = dense_graph(7);
+  long long direct = 0;
+  for (int to : graph.destinations(world_rank())) direct += to != world_rank() ? 1 : 0;
+  const CombiningInfo info("4");
+  MPI_Comm comm = create_adjacent(graph, info.get());
+  ASSERT_NE(comm, MPI_COMM_NULL);
+  std::vector<int> recv(graph.sources(world_rank()).size(), -1);
+  const int mine = 1000 + world_rank();
+  census::reset_traffic();
+  ASSERT_EQ(CC_Neighbor_allgather(&mine, 1, MPI_INT, recv.data(), 1, MPI_INT, comm), MPI_SUCCESS);
+  long long totals[2] = {census::traffic().messages, direct};
+  MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  const std::vector<int>& sources = graph.sources(world_rank());
+  for (std::size_t i = 0; i < sources.size(); ++i) EXPECT_EQ(recv[i], 1000 + sources[i]) << "block " << i;
+  if (world_size() >= 7) EXPECT_LT(totals[0], totals[1]);
+  else if (world_size() < 6) EXPECT_EQ(totals[0], totals[1]);
+  MPI_Comm_free(&comm);
+  expect_no_leaks();
+}
+
+// CARTCOLL_ALGORITHM and CARTCOLL_COMBINING_STEPS force it on the general form too.
+TEST(GraphCombining, EnvironmentForcesItOnTheGeneralForm) {
+  const Watchdog watchdog("graph-combining from the environment", deadline);
+  const Graph graph = dense_graph(11);
+  setenv("CARTCOLL_ALGORITHM", "graph-combining", 1);
+  setenv("CARTCOLL_COMBINING_STEPS", "3", 1);
+  std::vector<int> sources, degrees, destinations;
+  if (world_rank() == 0)  // rank 0 names every edge
+    for (int from = 0; from < graph.size(); ++from) {
+      sources.push_back(from);
+      degrees.push_back(static_cast<int>(graph.destinations(from).size()));
+      destinations.insert(destinations.end(), graph.destinations(from).begin(), graph.destinations(from).end());
+    }
+  MPI_Comm comm = MPI_COMM_NULL;
+  const int code = CC_Dist_graph_create(MPI_COMM_WORLD, static_cast<int>(sources.size()), sources.data(), degrees.data(),
+                                        destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &comm);
+  unsetenv("CARTCOLL_ALGORITHM");
+  unsetenv("CARTCOLL_COMBINING_STEPS");
+  ASSERT_EQ(code, MPI_SUCCESS);
+  every_operation_and_form(comm, 11);
+  MPI_Comm_free(&comm);
+  expect_no_leaks();
+}
+
+// A threshold below 2 or a value that is no number: MPI_ERR_INFO_VALUE on every process, no communicator.
+TEST(GraphCombining, BadParametersAreInfoValueErrors) {
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const Graph graph = shared_graph(5);
+  for (const std::string threshold : {"1", "four"}) {
+    const CombiningInfo info(threshold);
+    int code = MPI_SUCCESS;
+    MPI_Comm comm = create_adjacent(graph, info.get(), &code);
+    expect_everywhere(code, MPI_ERR_INFO_VALUE, &comm);
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
+}  // namespace
