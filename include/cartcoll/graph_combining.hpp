@@ -13,7 +13,7 @@ namespace cartcoll {
 // The set-up's parameters; equal on all processes (agreed at creation).
 struct CombiningParameters {
   int threshold = 4;        // Θ: friends share at least this many out-neighbors (at least 2)
-  int steps = 8;            // matching steps: a process has at most one friend per step
+  int steps = 16;           // matching steps: a process has at most one friend per step
   int candidates = 8;       // the best friends a process proposes to in one step
   int matching_rounds = 6;  // proposal rounds per step (Hoepman-style: mutual proposals pair)
 };
@@ -47,7 +47,7 @@ struct SetupTraffic {
   int rounds = 0;
   long long messages = 0;  // sent
   long long bytes = 0;     // sent (4 bytes a value)
-  double seconds = 0;      // its own compute, measured
+  double seconds = 0;      // its own compute, measured (wall time, preemptions included)
 };
 
 struct SimulatedSetup {

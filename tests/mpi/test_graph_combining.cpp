@@ -108,6 +108,41 @@ TEST(GraphCombining, SavesMessagesWhereProcessesShareOutNeighbors) {
   for (std::size_t i = 0; i < sources.size(); ++i) EXPECT_EQ(recv[i], 1000 + sources[i]) << "block " << i;
   if (world_size() >= 7) EXPECT_LT(totals[0], totals[1]);
   else if (world_size() < 6) EXPECT_EQ(totals[0], totals[1]);
+  // alltoallv may size every edge differently, which a friend cannot know: one message per edge.
+  const std::vector<int> ones(graph.destinations(world_rank()).size(), 1), in_ones(sources.size(), 1);
+  std::vector<int> send(ones.size(), mine), sdispls(ones.size()), rdispls(sources.size());
+  for (std::size_t j = 0; j < sdispls.size(); ++j) sdispls[j] = static_cast<int>(j);
+  for (std::size_t i = 0; i < rdispls.size(); ++i) rdispls[i] = static_cast<int>(i);
+  census::reset_traffic();
+  ASSERT_EQ(CC_Neighbor_alltoallv(send.data(), ones.data(), sdispls.data(), MPI_INT, recv.data(), in_ones.data(),
+                                  rdispls.data(), MPI_INT, comm),
+            MPI_SUCCESS);
+  long long v_totals[2] = {census::traffic().messages, direct};
+  MPI_Allreduce(MPI_IN_PLACE, v_totals, 2, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(v_totals[0], v_totals[1]);
+  for (std::size_t i = 0; i < sources.size(); ++i) EXPECT_EQ(recv[i], 1000 + sources[i]) << "alltoallv block " << i;
+  MPI_Comm_free(&comm);
+  expect_no_leaks();
+}
+
+// A communicator MPI made has no set-up: graph-combining forced on it runs the direct exchange.
+TEST(GraphCombining, CommunicatorsMpiMadeRunTheDirectExchange) {
+  const Watchdog watchdog("graph-combining on an MPI communicator", deadline);
+  const Graph graph = dense_graph(13);
+  long long direct = 0;
+  for (int to : graph.destinations(world_rank())) direct += to != world_rank() ? 1 : 0;
+  setenv("CARTCOLL_ALGORITHM", "graph-combining", 1);
+  MPI_Comm comm = mpi_adjacent(graph);
+  ASSERT_NE(comm, MPI_COMM_NULL);
+  std::vector<int> recv(graph.sources(world_rank()).size(), -1);
+  const int mine = 2000 + world_rank();
+  census::reset_traffic();
+  ASSERT_EQ(CC_Neighbor_allgather(&mine, 1, MPI_INT, recv.data(), 1, MPI_INT, comm), MPI_SUCCESS);
+  long long totals[2] = {census::traffic().messages, direct};
+  unsetenv("CARTCOLL_ALGORITHM");
+  MPI_Allreduce(MPI_IN_PLACE, totals, 2, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+  EXPECT_EQ(totals[0], totals[1]);
+  for (std::size_t i = 0; i < recv.size(); ++i) EXPECT_EQ(recv[i], 2000 + graph.sources(world_rank())[i]);
   MPI_Comm_free(&comm);
   expect_no_leaks();
 }
@@ -136,7 +171,8 @@ TEST(GraphCombining, EnvironmentForcesItOnTheGeneralForm) {
   expect_no_leaks();
 }
 
-// A threshold below 2 or a value that is no number: MPI_ERR_INFO_VALUE on every process, no communicator.
+// A threshold below 2 or a value that is no number: MPI_ERR_INFO_VALUE on every process, no
+// communicator; values that differ between processes: MPI_ERR_ARG on every process.
 TEST(GraphCombining, BadParametersAreInfoValueErrors) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   const Graph graph = shared_graph(5);
@@ -145,6 +181,13 @@ TEST(GraphCombining, BadParametersAreInfoValueErrors) {
     int code = MPI_SUCCESS;
     MPI_Comm comm = create_adjacent(graph, info.get(), &code);
     expect_everywhere(code, MPI_ERR_INFO_VALUE, &comm);
+  }
+  // Valid but different on one process: the agreement fails everywhere alike.
+  if (world_size() > 1) {
+    const CombiningInfo info(world_rank() == world_size() - 1 ? "3" : "4");
+    int code = MPI_SUCCESS;
+    MPI_Comm comm = create_adjacent(graph, info.get(), &code);
+    expect_everywhere(code, MPI_ERR_ARG, &comm);
   }
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }

@@ -26,12 +26,15 @@ struct SetupFigures {
   int rounds = 0;
   std::vector<SetupTraffic> traffic;            // per process
   long long path_messages = 0, path_bytes = 0;  // sums over the rounds of one process's most
-  double path_compute = 0;                      // seconds, likewise
-  double wall_seconds = 0;                      // the whole simulated run
+  // Compute: the sum over the rounds of the slowest process's (an upper bound in lockstep, inflated
+  // on a shared machine by whatever preemption hit some process in some round), and the most one
+  // process computes in all (what the critical path charges).
+  double path_compute = 0, most_compute = 0;
+  double wall_seconds = 0;  // the whole simulated run
 
   // The set-up's critical path under `model`: each round a sparse exchange whose nonblocking barrier
-  // costs latency * ceil(log2 p), plus the most messages and bytes one process sends, plus the path's
-  // compute.
+  // costs latency * ceil(log2 p), plus the most messages and bytes one process sends in the round,
+  // plus the most one process computes.
   double critical_path(const CostModel& model, int p) const;
 };
 
