@@ -47,7 +47,7 @@ struct SetupTraffic {
   int rounds = 0;
   long long messages = 0;  // sent
   long long bytes = 0;     // sent (4 bytes a value)
-  double seconds = 0;      // its own compute, measured (wall time, preemptions included)
+  double seconds = 0;      // its own compute, measured (thread CPU time in the simulated transport)
 };
 
 struct SimulatedSetup {

@@ -122,8 +122,8 @@ std::string setup_text(const GraphFigures& figures) {
   std::snprintf(text, sizeof text,
                 "\nset-up of the planners that need it (simulated transport): threshold %d, %d steps, %d candidates, "
                 "%d matching rounds\n  %d rounds; per process sent: %.1f messages (most %lld), %.0f bytes (most %lld)\n"
-                "  critical path: %lld messages, %lld bytes, %.4f s compute (at most; one process's whole compute: "
-                "%.4f s);\n  with latency %.0f us x ceil(log2 p) a round, %.1f us a message, %.1f ns a byte: %.4f s "
+                "  critical path: %lld messages, %lld bytes, %.4f s compute (CPU; the most one process computes in "
+                "all: %.4f s);\n  with latency %.0f us x ceil(log2 p) a round, %.1f us a message, %.1f ns a byte: %.4f s "
                 "(simulated in %.2f s)\n",
                 s.parameters.threshold, s.parameters.steps, s.parameters.candidates, s.parameters.matching_rounds, s.rounds,
                 means.messages, means.most_messages, means.bytes, means.most_bytes, s.path_messages, s.path_bytes,
@@ -149,7 +149,7 @@ std::string verification_text(const GraphFigures& figures) {
 double SetupFigures::critical_path(const CostModel& model, int p) const {
   const double barrier_depth = p > 1 ? std::ceil(std::log2(static_cast<double>(p))) : 0;
   return rounds * model.latency * (1 + barrier_depth) + static_cast<double>(path_messages) * model.per_message +
-         static_cast<double>(path_bytes) * model.per_byte + most_compute;
+         static_cast<double>(path_bytes) * model.per_byte + path_compute;
 }
 
 // Every graph planner for every process (with the set-up's pattern where the planner needs it), and

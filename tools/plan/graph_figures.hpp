@@ -26,15 +26,14 @@ struct SetupFigures {
   int rounds = 0;
   std::vector<SetupTraffic> traffic;            // per process
   long long path_messages = 0, path_bytes = 0;  // sums over the rounds of one process's most
-  // Compute: the sum over the rounds of the slowest process's (an upper bound in lockstep, inflated
-  // on a shared machine by whatever preemption hit some process in some round), and the most one
-  // process computes in all (what the critical path charges).
+  // Compute (CPU time): the sum over the rounds of the slowest process's (the lockstep bound), and
+  // the most one process computes in all.
   double path_compute = 0, most_compute = 0;
   double wall_seconds = 0;  // the whole simulated run
 
   // The set-up's critical path under `model`: each round a sparse exchange whose nonblocking barrier
   // costs latency * ceil(log2 p), plus the most messages and bytes one process sends in the round,
-  // plus the most one process computes.
+  // plus the slowest process's compute in the round.
   double critical_path(const CostModel& model, int p) const;
 };
 
