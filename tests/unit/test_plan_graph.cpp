@@ -2,6 +2,7 @@
 // per-process figures (tools/plan/graph_figures).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <set>
@@ -33,6 +34,40 @@ TEST(GraphGenerators, ErdosRenyiHasAboutTheDensityAsked) {
   const auto edges = graphs::erdos_renyi(200, 0.1, 9).edges.size();
   EXPECT_NEAR(static_cast<double>(edges) / (200.0 * 199.0), 0.1, 0.01);  // 3980 expected, sd ~ 60
   for (const auto& [from, to] : graphs::erdos_renyi(30, 0.5, 2).edges) EXPECT_NE(from, to);
+}
+
+// 003's Moore and von Neumann neighborhoods as plain graphs: 3^D - 1 and 2D distinct neighbors at
+// radius 1 on a torus large enough; on a short dimension offsets wrap onto repeated (or self) edges.
+TEST(GraphGenerators, MooreAndVonNeumannGraphs) {
+  for (const auto& [graph, degree] : {std::pair{graphs::stencil_graph(64, 2, 1, true), 8u},
+                                      std::pair{graphs::stencil_graph(64, 3, 1, true), 26u},
+                                      std::pair{graphs::stencil_graph(64, 2, 1, false), 4u}}) {
+    std::vector<std::set<int>> named(64);
+    for (const auto& [from, to] : graph.edges) {
+      EXPECT_NE(from, to);
+      EXPECT_TRUE(named[static_cast<std::size_t>(from)].insert(to).second) << graph.description;
+    }
+    for (const auto& destinations : named) EXPECT_EQ(destinations.size(), degree) << graph.description;
+  }
+  // 2 x 2 torus, radius 1: the 8 Moore offsets reach the side neighbors twice, the diagonal one four
+  // times; radius 2 reaches the process itself through the 8 offsets of even coordinates.
+  const auto small = graphs::stencil_graph(4, 2, 1, true);
+  EXPECT_EQ(small.edges.size(), 4u * 8u);
+  EXPECT_EQ(std::count(small.edges.begin(), small.edges.end(), std::pair<int, int>{0, 1}), 2);
+  EXPECT_EQ(std::count(small.edges.begin(), small.edges.end(), std::pair<int, int>{0, 3}), 4);
+  const auto wide = graphs::stencil_graph(4, 2, 2, true);
+  EXPECT_EQ(std::count(wide.edges.begin(), wide.edges.end(), std::pair<int, int>{0, 0}), 8);
+  graphs::EdgeList parsed;
+  std::string error;
+  std::size_t i = 0;
+  const std::vector<std::string> args = {"--moore-graph", "64", "2", "1"};
+  ASSERT_TRUE(graphs::parse_graph(args, i, parsed, error));
+  EXPECT_EQ(error, "");
+  EXPECT_EQ(parsed.edges, graphs::stencil_graph(64, 2, 1, true).edges);
+  i = 0;
+  const std::vector<std::string> bad = {"--von-neumann-graph", "64", "0", "1"};
+  EXPECT_TRUE(graphs::parse_graph(bad, i, parsed, error));
+  EXPECT_NE(error, "");
 }
 
 TEST(GraphGenerators, EdgeFileWithCommentsCommasAndErrors) {
