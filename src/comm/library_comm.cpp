@@ -55,10 +55,10 @@ TagSpace::TagSpace(int max_tag)
 
 int TagSpace::take_ephemeral() {
   const int tag = next_ephemeral_;
-  next_ephemeral_ = tag == max_tag_ ? persistent_count_ : tag + 1;
+  next_ephemeral_ = tag == blocking() - 1 ? persistent_count_ : tag + 1;
   if (std::find(live_ephemeral_.begin(), live_ephemeral_.end(), tag) != live_ephemeral_.end())
     throw Error(Errc::intern, "more nonblocking operations outstanding on one communicator than it has tags (" +
-                                  std::to_string(max_tag_ - persistent_count_ + 1) + ")");
+                                  std::to_string(blocking() - persistent_count_) + ")");
   live_ephemeral_.push_back(tag);
   return tag;
 }

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "block_arena.hpp"
@@ -43,8 +44,6 @@ class Execution : public Progressing {
   // needs progress meanwhile, so each phase is posted and completed with one MPI_Waitall and none of
   // the engine's bookkeeping; otherwise through the engine.
   void run();
-  // Mode once, between runs: the next start's messages carry `tag`.
-  void retag(int tag) noexcept { tag_ = tag; }
   bool active() const noexcept { return !complete(); }
 
  private:
@@ -66,6 +65,7 @@ class Execution : public Progressing {
   void post_phase(ProgressEngine& engine);
   MPI_Request post(const Lowered& message, bool send);
   bool run_alone();
+  std::span<MPI_Request> post_alone(LoweredPhase& phase);
   void run_copies();
   void run_reductions();
   void lower_reductions(const Phase& phase, LoweredPhase& lowered);
