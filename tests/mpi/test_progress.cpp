@@ -186,6 +186,28 @@ TEST_P(Progress, NonblockingOutstandingAcrossABlockingCall) {
   }
 }
 
+// One blocking call repeated with the same buffers (its second run keeps persistent requests on the
+// blocking tag), alone and with a nonblocking operation outstanding across it, waited before or after
+// it depending on the rank: new data every round must arrive, and nothing may match across calls.
+TEST_P(Progress, RepeatedBlockingCallWithAndWithoutOutstandingOperations) {
+  Exchange repeated(first_, false, 40);
+  for (int round = 0; round < 6; ++round) {
+    repeated.renew(40 + round);
+    if (round % 3 == 0) {
+      ASSERT_EQ(repeated.blocking(), MPI_SUCCESS);
+    } else {
+      Exchange outstanding(first_, round % 2 == 0, 50 + round);
+      ASSERT_EQ(outstanding.start(), MPI_SUCCESS);
+      ASSERT_EQ(repeated.blocking(), MPI_SUCCESS);
+      if (world_rank() % 2 == 0) ASSERT_EQ(repeated.blocking(), MPI_SUCCESS);
+      ASSERT_EQ(Cart_wait(&outstanding.request()), MPI_SUCCESS);
+      if (world_rank() % 2 == 1) ASSERT_EQ(repeated.blocking(), MPI_SUCCESS);
+      outstanding.expect_delivered("outstanding across repeated blocking calls");
+    }
+    repeated.expect_delivered("a repeated blocking call");
+  }
+}
+
 // Many operations outstanding on one communicator, completed in opposite orders on neighboring ranks.
 TEST_P(Progress, ManyOutstandingCompletedInOppositeOrders) {
   std::vector<Exchange> ops;
