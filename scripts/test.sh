@@ -35,7 +35,7 @@ run_suite() {
   failed=$((failed + bad))
   if [ "$status" != 0 ]; then
     sed -n '/The following tests FAILED/,$p' "$log"
-    [ "$bad" = 0 ] && failed=$((failed + 1))  # ctest failed without naming a test
+    if [ "$bad" = 0 ]; then failed=$((failed + 1)); fi  # ctest failed without naming a test
   fi
 }
 
