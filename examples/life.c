@@ -101,10 +101,16 @@ static int check_generation(struct Check *check, MPI_Comm basecomm, const int co
   return wrong;
 }
 
-/* Plays `steps` generations of Listing 7 on comm (named with CC_Cart_name). With `check`, returns on
- * every process the number of generations (the initial board included) whose board or counts differ
- * from the serial game; else prints the final board and returns 0. */
-static int play(MPI_Comm comm, const int dims[2], const int periods[2], int steps, int check) {
+/* Names comm as a grid of its processes with the given periods and plays `steps` generations of
+ * Listing 7 on it. With `check`, returns on every process the number of generations (the initial
+ * board included) whose board or counts differ from the serial game, and prints the verdict; else
+ * prints the final board and returns 0. */
+static int play(MPI_Comm comm, const int periods[2], int steps, int check) {
+  int p = 0, pp = 0;
+  MPI_Comm_size(comm, &p);
+  int dims[2] = {0, 0};
+  MPI_Dims_create(p, 2, dims);
+  CC_Cart_name(comm, 2, MPI_ORDER_C, dims, periods, &pp); /* renaming replaces the naming */
   MPI_Comm cartcomm = moore_graph(comm);
   MPI_Comm basecomm = MPI_COMM_NULL; /* reorder may have moved the processes: global calls go here */
   CC_Comm_base(cartcomm, &basecomm);
@@ -138,6 +144,9 @@ static int play(MPI_Comm comm, const int dims[2], const int periods[2], int step
   }
   if (check) {
     MPI_Bcast(&wrong_generations, 1, MPI_INT, 0, basecomm);
+    if (b == 0)
+      printf("Game of Life, %dx%d grid, periods (%d,%d), %d generations: %d differ from the serial game -> %s\n",
+             dims[0], dims[1], periods[0], periods[1], steps, wrong_generations, wrong_generations == 0 ? "OK" : "FAILED");
   } else {
     gather_board(basecomm, coordinates, state, dims, kept.board);
     if (b == 0) print_board(kept.board, dims, periods, steps);
@@ -155,36 +164,19 @@ int main(int argc, char **argv) {
   MPI_Init(&argc, &argv);
   int steps = 12, torus = 0, check = 0;
   for (int i = 1; i < argc; ++i) {
-    if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc)
-      steps = atoi(argv[++i]);
-    else if (strcmp(argv[i], "--torus") == 0)
-      torus = 1;
-    else if (strcmp(argv[i], "--check") == 0)
-      check = 1;
+    if (strcmp(argv[i], "--steps") == 0 && i + 1 < argc) steps = atoi(argv[++i]);
+    if (strcmp(argv[i], "--torus") == 0) torus = 1;
+    if (strcmp(argv[i], "--check") == 0) check = 1;
   }
-  int p = 0, pp = 0, r = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &p);
-  MPI_Comm_rank(MPI_COMM_WORLD, &r);
-  int dims[2] = {0, 0};
-  MPI_Dims_create(p, 2, dims);
   MPI_Comm comm = MPI_COMM_NULL; /* the naming is an attribute: put it on a communicator of our own */
   MPI_Comm_dup(MPI_COMM_WORLD, &comm);
-
   int failed = 0;
-  if (!check) {
-    const int periods[2] = {torus, torus};
-    CC_Cart_name(comm, 2, MPI_ORDER_C, dims, periods, &pp);
-    play(comm, dims, periods, steps, 0);
-  } else {
+  if (check) {
     const int grids[3][2] = {{0, 0}, {1, 1}, {1, 0}};
-    for (int g = 0; g < 3; ++g) {
-      CC_Cart_name(comm, 2, MPI_ORDER_C, dims, grids[g], &pp); /* renaming replaces the naming */
-      const int wrong = play(comm, dims, grids[g], steps, 1);
-      if (r == 0)
-        printf("Game of Life, %dx%d grid, periods (%d,%d), %d generations: %d differ from the serial game -> %s\n",
-               dims[0], dims[1], grids[g][0], grids[g][1], steps, wrong, wrong == 0 ? "OK" : "FAILED");
-      failed += wrong != 0;
-    }
+    for (int g = 0; g < 3; ++g) failed += play(comm, grids[g], steps, 1) != 0;
+  } else {
+    const int periods[2] = {torus, torus};
+    play(comm, periods, steps, 0);
   }
   MPI_Comm_free(&comm);
   MPI_Finalize();
