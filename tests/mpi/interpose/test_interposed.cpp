@@ -93,7 +93,8 @@ TEST_P(EveryTopology, EveryOperationAndFormMatchesTheReferenceModel) {
     const Graph graph = gather_topology(comm);
     for (Op op : neighbor_ops)
       for (Variant variant : all_variants) {
-        GraphCase exchange(op, variant, Sizes::per_edge, types, graph, world_rank(), seed);
+        GraphCase exchange(op, variant, Sizes::per_edge, types, graph, world_rank(), seed,
+                           GetParam() == Made::cart ? Pairing::cartesian : Pairing::kth_occurrence);
         run_all_forms(exchange, comm, (seed + static_cast<unsigned>(world_rank())) % 2 == 1, mpi_api);
       }
     MPI_Comm_free(&comm);
