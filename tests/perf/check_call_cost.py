@@ -25,6 +25,7 @@ import functools
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -186,6 +187,8 @@ def main():
     parser.add_argument("--record", action="store_true", help="write the recorded values (also CARTCOLL_RECORD_COST=1)")
     args = parser.parse_args()
 
+    if shutil.which(args.valgrind) is None:
+        sys.exit(f"{args.valgrind} not found: this check needs valgrind (scripts/common.sh installs it)")
     figures = {}
     for procs in args.procs:
         figures.update(measure(args, procs))
