@@ -71,6 +71,12 @@ int rank_of(MPI_Comm comm) {
   return rank;
 }
 
+Exchange over(MPI_Comm comm) {
+  Exchange x;
+  x.comm = comm;
+  return x;
+}
+
 // The graph's edges: a ring (at 1 process, one edge from the process to itself).
 Exchange ring(bool library) {
   int size = 0;
@@ -148,9 +154,11 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const int calls = argc > 1 ? std::atoi(argv[1]) : 200;
   Exchange cc_graph = ring(true), cc_graph_gather = ring(true), persistent = ring(true), mpi_graph = ring(false);
-  Exchange cart_trivial{support::moore_torus(3, "trivial")}, cart_combining{support::moore_torus(3, "combining")};
-  Exchange cart_trivial_gather{support::moore_torus(3, "trivial")};
-  Exchange cart_combining_gather{support::moore_torus(3, "combining")};
+  // Alltoall and allgather on communicators of their own: each keeps its own repeated call.
+  Exchange cart_trivial = over(support::moore_torus(3, "trivial")),
+           cart_combining = over(support::moore_torus(3, "combining")),
+           cart_trivial_gather = over(support::moore_torus(3, "trivial")),
+           cart_combining_gather = over(support::moore_torus(3, "combining"));
   Exchange mpi_moore = graph_like(cart_trivial.comm);
   for (Exchange* x : {&cc_graph, &cc_graph_gather, &persistent, &mpi_graph, &cart_trivial, &cart_combining,
                       &cart_trivial_gather, &cart_combining_gather, &mpi_moore})
