@@ -50,6 +50,7 @@ struct Kind {
   Call call;
   Exchange* exchange;
   bool gathers;  // allgather: every block received is the source's one send block
+  bool mpi_own = false;
 };
 
 }  // namespace
@@ -173,17 +174,19 @@ int main(int argc, char** argv) {
       {"cart_allgather_moore3_trivial", cart_allgather, &cart_trivial_gather, true},
       {"cart_alltoall_moore3_combining", cart_alltoall, &cart_combining, false},
       {"cart_allgather_moore3_combining", cart_allgather, &cart_combining_gather, true},
-      {"mpi_neighbor_alltoall_graph", mpi_alltoall, &mpi_graph, false},
-      {"mpi_neighbor_allgather_graph", mpi_allgather, &mpi_graph, true},
-      {"mpi_neighbor_alltoall_moore3", mpi_alltoall, &mpi_moore, false},
-      {"mpi_neighbor_allgather_moore3", mpi_allgather, &mpi_moore, true},
+      {"mpi_neighbor_alltoall_graph", mpi_alltoall, &mpi_graph, false, true},
+      {"mpi_neighbor_allgather_graph", mpi_allgather, &mpi_graph, true, true},
+      {"mpi_neighbor_alltoall_moore3", mpi_alltoall, &mpi_moore, false, true},
+      {"mpi_neighbor_allgather_moore3", mpi_allgather, &mpi_moore, true, true},
   };
   int failures = 0;
   for (const Kind& kind : kinds) {
     for (int i = 0; i < warm_up_calls; ++i) failures += kind.call(*kind.exchange) != MPI_SUCCESS;
     failures += cost_phase(kind.call, *kind.exchange, calls);
     const int wrong = wrong_blocks(kind);
-    failures += wrong;
+    // MPI's own kinds are context, not under test: MPICH 4.0 delivers repeated edges (the Moore torus
+    // at 1 or 2 processes) in reverse order (tools/mpi-defects, dup_edges).
+    if (!kind.mpi_own) failures += wrong;
     if (rank_of(MPI_COMM_WORLD) == 0) std::printf("kind %s calls %d wrong %d\n", kind.name, calls, wrong);
   }
   CC_Request_free(&persistent.request);
