@@ -40,11 +40,31 @@ void broadcast(MPI_Comm comm, std::span<double> values, int root) {
   complete(request);
 }
 
-void barrier(MPI_Comm comm) {
+#ifdef CARTCOLL_MPI_IS_SMPI
+// SMPI's MPI_Ibarrier is linear (rank 0 hears from, then releases, every process in turn), so with a
+// per-message overhead it releases processes microseconds apart per process, and `auto`'s trial would
+// time that skew as part of every candidate. A dissemination barrier, ceil(log2 p) rounds of one
+// empty message each way, releases them within a few latencies. Its messages on `tag` precede the
+// caller's on the same tag from every sender, so MPI's non-overtaking rule keeps them apart.
+void barrier(MPI_Comm comm, int tag) {
+  int size = 0, rank = 0;
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  for (int distance = 1; distance < size; distance *= 2) {
+    MPI_Request from = MPI_REQUEST_NULL, to = MPI_REQUEST_NULL;
+    check(MPI_Irecv(nullptr, 0, MPI_BYTE, (rank - distance + size) % size, tag, comm, &from), "MPI_Irecv");
+    check(MPI_Isend(nullptr, 0, MPI_BYTE, (rank + distance) % size, tag, comm, &to), "MPI_Isend");
+    complete(from);
+    complete(to);
+  }
+}
+#else
+void barrier(MPI_Comm comm, int /*tag*/) {
   MPI_Request request = MPI_REQUEST_NULL;
   check(MPI_Ibarrier(comm, &request), "MPI_Ibarrier");
   complete(request);
 }
+#endif
 
 // Layout of the reduced values: [error kind + 1, must_match..., -must_match..., or_bits as 64 0/1s].
 // Under MPI_MAX, max(v) == -max(-v) exactly when v is the same everywhere, and 0/1 values or.
