@@ -11,22 +11,28 @@ namespace {
 
 void complete(MPI_Request request) { ProgressEngine::instance().wait(request); }
 
+// SMPI 3.32's MPI_Iallreduce with MPI_IN_PLACE returns wrong values when sends are not buffered
+// (smpi/send-is-detached-thresh:0, which the simulation needs: docs/simulation.md): there the input
+// is passed as a copy.
+template <typename T>
+void allreduce_max_of(MPI_Comm comm, std::span<T> values, MPI_Datatype type) {
+#ifdef CARTCOLL_MPI_IS_SMPI
+  const std::vector<T> input(values.begin(), values.end());
+  const void* send = input.data();
+#else
+  const void* send = MPI_IN_PLACE;
+#endif
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Iallreduce(send, values.data(), static_cast<int>(values.size()), type, MPI_MAX, comm, &request),
+        "MPI_Iallreduce");
+  complete(request);
+}
+
 }  // namespace
 
-void allreduce_max(MPI_Comm comm, std::span<int> values) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Iallreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT, MPI_MAX, comm, &request),
-        "MPI_Iallreduce");
-  complete(request);
-}
+void allreduce_max(MPI_Comm comm, std::span<int> values) { allreduce_max_of(comm, values, MPI_INT); }
 
-void allreduce_max(MPI_Comm comm, std::span<double> values) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Iallreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, comm,
-                       &request),
-        "MPI_Iallreduce");
-  complete(request);
-}
+void allreduce_max(MPI_Comm comm, std::span<double> values) { allreduce_max_of(comm, values, MPI_DOUBLE); }
 
 void broadcast(MPI_Comm comm, std::span<int> values, int root) {
   MPI_Request request = MPI_REQUEST_NULL;
