@@ -106,13 +106,16 @@ def figures(groups, out_dir):
         rows_n = (len(keys) + columns - 1) // columns
         fig, axes = plt.subplots(rows_n, columns, figsize=(4 * columns, 3.2 * rows_n), squeeze=False)
         for ax, key in zip(axes.flat, keys):
-            for impl in ("cart-trivial", "cart-combining", "cart-torus", "cart-auto"):
-                for m in sorted({m for by_m in groups[key].values() for m in by_m}):
+            colors = {"cart-trivial": "tab:blue", "cart-combining": "tab:orange", "cart-torus": "tab:green",
+                      "cart-auto": "tab:red"}
+            for impl, color in colors.items():
+                for m, marker in zip(sorted({m for by_m in groups[key].values() for m in by_m}), "o^sDv"):
                     points = [(p, groups[key][p][m][impl]["median_s"] / groups[key][p][m][BASELINE]["median_s"])
                               for p in sorted(groups[key]) if m in groups[key][p]
                               and impl in groups[key][p][m] and BASELINE in groups[key][p][m]]
                     if points:
-                        ax.plot(*zip(*points), marker="o", label=f"{impl} m={m}")
+                        ax.plot(*zip(*points), marker=marker, color=color, fillstyle="none" if impl == "cart-auto"
+                                else "full", markersize=9 if impl == "cart-auto" else 5, label=f"{impl} m={m}")
             ax.set_xscale("log", base=2)
             ax.axhline(1.0, color="grey", linewidth=0.8)
             ax.set_title(f"{key[2]} (t={key[3]}), o={key[4]} µs", fontsize=9)
