@@ -44,11 +44,19 @@ LibraryComm::~LibraryComm() {
 namespace {
 
 constexpr int window = 64;
+// The persistent tags' marks are a bitmap, and MPI_TAG_UB is 2^31 - 1 in Open MPI and SimGrid's SMPI:
+// a quarter of that would be 64 MB per communicator (and max_tag + 1 overflows int).
+constexpr long long most_persistent = 1 << 16;
+
+int persistent_count_for(int max_tag) {
+  return static_cast<int>(std::clamp((static_cast<long long>(max_tag) + 1) / 4, static_cast<long long>(window),
+                                     most_persistent));
+}
 
 }  // namespace
 
 TagSpace::TagSpace(int max_tag)
-    : persistent_count_(std::max(window, (std::max(max_tag, 127) + 1) / 4)),
+    : persistent_count_(persistent_count_for(std::max(max_tag, 127))),
       max_tag_(std::max(max_tag, 127)),
       next_ephemeral_(persistent_count_),
       live_persistent_(static_cast<std::size_t>(persistent_count_), false) {}

@@ -56,7 +56,7 @@ class LibraryComm {
 //   allreduce (bitwise or) of the marks, and the first free candidate is taken everywhere.
 class TagSpace {
  public:
-  // Tags 0..max_tag (at least 127); the lower quarter (at least 64) is for persistent requests.
+  // Tags 0..max_tag (at least 127); the lower quarter (at least 64, at most 65536) is for persistent requests.
   explicit TagSpace(int max_tag);
 
   int blocking() const noexcept { return max_tag_; }
