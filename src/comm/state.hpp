@@ -94,7 +94,6 @@ class CommState {
     const Schedule* schedule = nullptr;
     Layout layout;
     std::unique_ptr<Execution> execution;
-    bool persistent = false;  // whether `execution` has persistent requests (see verbs.cpp)
     std::optional<Arguments> arguments;
     std::optional<Run> run;  // what the call recognized by its arguments ran
   };

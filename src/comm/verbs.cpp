@@ -103,29 +103,16 @@ Algorithm requested_for(const CommState& state, const Layout& layout, Contract c
   return requested;
 }
 
-// A kept blocking execution run a second time is rebuilt with persistent requests on the blocking
-// tag, which every later run starts instead of posting new messages; a call whose buffers change
-// every time never pays for building them.
-Execution& repeated_execution(CommState& state, CommState::RepeatedCall& last) {
-  if (!last.persistent) {
-    last.execution = std::make_unique<Execution>(*last.schedule, last.layout, state.library()->ready(),
-                                                 state.tags().blocking(), Execution::Mode::persistent,
-                                                 Reuse{&state.type_cache, false});
-    last.persistent = true;
-  }
-  return *last.execution;
-}
-
 // The execution of a blocking call: the last one again where the call repeats it (see
 // CommState::RepeatedCall), else a new one, kept for the next call where all its datatypes are
 // predefined (a derived datatype's handle may name another type by then).
 Execution& blocking_execution(CommState& state, const Schedule& schedule, const Layout& layout) {
   CommState::RepeatedCall& last = state.last_blocking_call;
-  if (last.execution && last.schedule == &schedule && last.layout == layout) return repeated_execution(state, last);
+  if (last.execution && last.schedule == &schedule && last.layout == layout) return *last.execution;
   const bool keep = all_predefined(layout.send) && all_predefined(layout.recv);
   auto execution = std::make_unique<Execution>(schedule, layout, state.library()->ready(), state.tags().blocking(),
                                                Execution::Mode::once, Reuse{&state.type_cache, !keep});
-  last = {keep ? &schedule : nullptr, keep ? layout : Layout{}, std::move(execution), false, std::nullopt, std::nullopt};
+  last = {keep ? &schedule : nullptr, keep ? layout : Layout{}, std::move(execution), std::nullopt, std::nullopt};
   return *last.execution;
 }
 
@@ -169,7 +156,7 @@ void exchange(CommState& state, const RegularArguments& arguments, Contract cont
   CommState::RepeatedCall& last = state.last_blocking_call;
   if (last.schedule != nullptr && last.arguments == key) {
     state.last_run = last.run;
-    run_blocking(state, repeated_execution(state, last));
+    run_blocking(state, *last.execution);
     return;
   }
   exchange(state, arguments.layout(state.degrees()), contract);
