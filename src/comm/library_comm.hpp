@@ -45,8 +45,7 @@ class LibraryComm {
 // operation without talking per call:
 // - blocking calls all use one tag, the highest: a blocking call completes here before the next
 //   starts, and all processes make the same blocking calls in the same order (MPI's collective rule),
-//   so the k-th message from P to Q on that tag belongs to the same call at both ends. One fixed tag
-//   lets a repeated blocking call keep persistent point-to-point requests.
+//   so the k-th message from P to Q on that tag belongs to the same call at both ends.
 // - nonblocking calls (and measurements) take the next tag of a counter over the rest of the upper
 //   part of the tag range; calls happen in the same order on every process, so the counters agree.
 //   A tag comes round again only after the whole range has been used; should its earlier operation
