@@ -138,7 +138,7 @@ Neighborhood detected_or_graph(MPI_Comm parent, MPI_Comm graph, GraphNeighborhoo
     // A reordered communicator numbers the processes differently from the grid: not looked at.
     std::optional<RelativeNeighbors> mine;
     if (rank == parent_rank) mine = relative_neighbors(grid, rank, neighbors.sources, neighbors.destinations);
-    candidates.push_back({std::move(grid), std::move(mine)});
+    candidates.push_back({std::move(grid), std::move(mine), false, 0, std::nullopt});
   }
   agree_on_grids(graph, candidates);
   if (std::none_of(candidates.begin(), candidates.end(), [](const Candidate& c) { return c.viable; }))

@@ -184,17 +184,19 @@ void Execution::run() {
   ProgressEngine::instance().wait(*this);
 }
 
-// False, doing nothing, where the engine must run it. A failed phase of mode once leaves nothing
-// behind: what MPI_Waitall did not complete is cancelled and freed (persistent requests are freed
-// with the execution).
+// False, doing nothing, where the engine must run it. A failed phase leaves nothing behind: what
+// MPI_Waitall did not complete is cancelled and freed.
 bool Execution::run_alone() {
-  if (gate_ || !ProgressEngine::instance().idle()) return false;
+  if (mode_ != Mode::once || gate_ || !ProgressEngine::instance().idle()) return false;
   begin();
   try {
     for (current_ = 0; current_ < phases_.size(); ++current_) {
-      const std::span<MPI_Request> requests = post_alone(phases_[current_]);
-      if (!requests.empty())
-        check(MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+      const LoweredPhase& phase = phases_[current_];
+      alone_.clear();
+      for (const Lowered& m : phase.recvs) alone_.push_back(post(m, false));
+      for (const Lowered& m : phase.sends) alone_.push_back(post(m, true));
+      if (!alone_.empty())
+        check(MPI_Waitall(static_cast<int>(alone_.size()), alone_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
       run_copies();
       run_reductions();
     }
@@ -208,19 +210,6 @@ bool Execution::run_alone() {
     fail(error.mpi_code() != MPI_SUCCESS ? error.mpi_code() : MPI_ERR_INTERN);
   }
   return true;
-}
-
-// Posts (or starts) a phase's messages for run_alone; returns the requests to wait for.
-std::span<MPI_Request> Execution::post_alone(LoweredPhase& phase) {
-  alone_.clear();
-  if (mode_ == Mode::persistent) {
-    if (!phase.handles.empty())
-      check(MPI_Startall(static_cast<int>(phase.handles.size()), phase.handles.data()), "MPI_Startall");
-    return phase.handles;
-  }
-  for (const Lowered& m : phase.recvs) alone_.push_back(post(m, false));
-  for (const Lowered& m : phase.sends) alone_.push_back(post(m, true));
-  return alone_;
 }
 
 void Execution::run_copies() {

@@ -6,7 +6,6 @@
 
 #include <cstddef>
 #include <memory>
-#include <span>
 #include <vector>
 
 #include "block_arena.hpp"
@@ -71,7 +70,6 @@ class Execution : public Progressing {
   void post_phase(ProgressEngine& engine);
   MPI_Request post(const Lowered& message, bool send);
   bool run_alone();
-  std::span<MPI_Request> post_alone(LoweredPhase& phase);
   void run_copies();
   void run_reductions();
   void lower_reductions(const Phase& phase, LoweredPhase& lowered);

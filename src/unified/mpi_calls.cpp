@@ -126,9 +126,10 @@ void add_side(IntDisplacements& side, int n, std::span<const int> counts, std::s
   for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) side.add(counts[i], displs[i], types[i]);
 }
 
-MpiCall bind_alltoallw(MPI_Comm comm, const void* sendbuf, void* recvbuf, std::shared_ptr<AlltoallwArrays> arrays,
-                       bool send_ignored) {
-  const std::size_t entries = entries_mpi_may_read(comm, peer_count(comm));
+// `peers`: the processes of comm's group, the entries each side has.
+MpiCall bind_alltoallw(MPI_Comm comm, int peers, const void* sendbuf, void* recvbuf,
+                       std::shared_ptr<AlltoallwArrays> arrays, bool send_ignored) {
+  const std::size_t entries = entries_mpi_may_read(comm, peers);
   arrays->send.pad_to(entries);
   arrays->recv.pad_to(entries);
   const IntDisplacements* send = send_ignored ? nullptr : &arrays->send;
@@ -203,7 +204,7 @@ MpiCall forward(MPI_Comm comm, const Alltoallw& c) {
   const bool in_place = c.sendbuf == MPI_IN_PLACE;
   if (!in_place) add_side(arrays->send, n, c.sendcounts, c.sdispls, c.sendtypes);
   add_side(arrays->recv, n, c.recvcounts, c.rdispls, c.recvtypes);
-  return bind_alltoallw(comm, c.sendbuf, c.recvbuf, std::move(arrays), in_place);
+  return bind_alltoallw(comm, n, c.sendbuf, c.recvbuf, std::move(arrays), in_place);
 }
 
 // Allgatherw is not MPI's: MPI_Alltoallw sending the one block to every peer. With MPI_IN_PLACE the
@@ -231,7 +232,7 @@ MpiCall forward(MPI_Comm comm, const Allgatherw& c) {
       arrays->send.add(c.sendcount, 0, c.sendtype);
     arrays->recv.add(self ? 0 : c.recvcounts[i], c.displs[i], c.recvtypes[i]);
   }
-  return bind_alltoallw(comm, in_place ? MPI_BOTTOM : c.sendbuf, c.recvbuf, std::move(arrays), false);
+  return bind_alltoallw(comm, n, in_place ? MPI_BOTTOM : c.sendbuf, c.recvbuf, std::move(arrays), false);
 }
 
 }  // namespace
