@@ -56,10 +56,12 @@ namespace {
 #define MPI_INITS nullptr, nullptr, nullptr, nullptr, nullptr
 #endif
 
+#ifdef CARTCOLL_HAVE_MPI_NEIGHBOR_COLLECTIVES
 const NeighborCalls mpi_calls{MPI_Neighbor_alltoall, MPI_Neighbor_alltoallv, MPI_Neighbor_alltoallw,
                               MPI_Neighbor_allgather, MPI_Neighbor_allgatherv, MPI_Ineighbor_alltoall,
                               MPI_Ineighbor_alltoallv, MPI_Ineighbor_alltoallw, MPI_Ineighbor_allgather,
                               MPI_Ineighbor_allgatherv, MPI_INITS, MPI_Start, MPI_Wait, MPI_Request_free};
+#endif
 const NeighborCalls cc_calls{CC_Neighbor_alltoall, CC_Neighbor_alltoallv, CC_Neighbor_alltoallw,
                              CC_Neighbor_allgather, CC_Neighbor_allgatherv, CC_Ineighbor_alltoall,
                              CC_Ineighbor_alltoallv, CC_Ineighbor_alltoallw, CC_Ineighbor_allgather,
@@ -135,16 +137,19 @@ Communicators::Communicators(const Options& options) {
                                     std::pair{&gather_plan_, cartcoll::Collective::allgather}})
       *plan = cartcoll::plan(cartcoll::Algorithm::named("combining"), {grid, offsets, coords}, collective);
   }
-  sources_ = static_cast<int>(sources.size());
-  destinations_ = static_cast<int>(targets.size());
-  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, sources_, sources.data(), MPI_UNWEIGHTED, destinations_,
-                                 targets.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &graph_);
+  source_ranks_ = sources;
+  destination_ranks_ = targets;
+#ifdef CARTCOLL_HAVE_MPI_NEIGHBOR_COLLECTIVES
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(sources.size()), sources.data(), MPI_UNWEIGHTED,
+                                 static_cast<int>(targets.size()), targets.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
+                                 &graph_);
+#endif
   MPI_Comm_dup(MPI_COMM_WORLD, &world_);
 }
 
 Communicators::~Communicators() {
   for (auto& [name, comm] : library_) MPI_Comm_free(&comm);
-  MPI_Comm_free(&graph_);
+  if (graph_ != MPI_COMM_NULL) MPI_Comm_free(&graph_);
   if (mpi_cart_ != MPI_COMM_NULL) MPI_Comm_free(&mpi_cart_);
   MPI_Comm_free(&world_);
 }
@@ -164,6 +169,14 @@ Implementations::~Implementations() {
 // graphs), mpi-* (MPI's own), ideal.
 std::optional<Run> Implementations::make(const std::string& impl, std::string& why) {
   if (impl == "ideal") return ideal();
+  if (impl == "direct") return direct();
+#ifndef CARTCOLL_HAVE_MPI_NEIGHBOR_COLLECTIVES
+  if (impl.starts_with("mpi-")) {
+    why = "this MPI has no usable MPI_Neighbor_* or MPI_Dist_graph_create_adjacent (configure-time detection, "
+          "cmake/mpi_features.cmake); `direct` is the baseline";
+    return std::nullopt;
+  }
+#else
   if (impl == "mpi-neighbor") return neighbor_blocking(mpi_calls, comms_.graph());
   if (impl == "mpi-ineighbor") return neighbor_nonblocking(mpi_calls, comms_.graph());
   if (impl == "mpi-neighbor-persistent") return neighbor_persistent(mpi_calls, comms_.graph(), why);
@@ -172,6 +185,7 @@ std::optional<Run> Implementations::make(const std::string& impl, std::string& w
     why = "only for --axes D, the neighborhood of MPI's Cartesian topology";
     return std::nullopt;
   }
+#endif
   const bool persistent = impl.ends_with("-persistent");
   const bool graph_face = impl.starts_with("cc-");
   const std::size_t prefix = graph_face ? 3 : 5;
@@ -359,6 +373,42 @@ Run Implementations::ideal() {
       for (const Message& m : sends) MPI_Isend(m.buffer, m.bytes, MPI_BYTE, m.peer, 0, comm, &requests.emplace_back());
       MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
     }
+  };
+}
+
+// The direct exchange, as MPI libraries implement MPI_Neighbor_* (and the baseline where the MPI has
+// none, as SimGrid's SMPI): one Irecv per source and one Isend per destination of the user's blocks
+// with the workload's types, all posted at once, then one MPI_Waitall. Blocks to or from the same
+// process are posted in block order, so the k-th send meets the k-th receive, as in MPI's rule.
+Run Implementations::direct() {
+  struct Message {
+    int peer;
+    char* address;
+    int count;
+    MPI_Datatype type;
+  };
+  Workload& w = work_;
+  const bool typed = w.op.ends_with('w');
+  auto block = [&w, typed](BlockSide& side, int i, int peer) {
+    const auto at = static_cast<std::size_t>(i);
+    return Message{peer, side.bytes.data() + side.byte_displs[at], typed ? 1 : side.counts[at],
+                   typed ? side.types[at] : w.type};
+  };
+  auto messages = std::make_shared<std::pair<std::vector<Message>, std::vector<Message>>>();
+  for (int i = 0; i < comms_.sources(); ++i)
+    messages->first.push_back(block(w.recv, i, comms_.source_ranks()[static_cast<std::size_t>(i)]));
+  for (int j = 0; j < comms_.destinations(); ++j)
+    messages->second.push_back(block(w.send, w.gather() ? 0 : j, comms_.destination_ranks()[static_cast<std::size_t>(j)]));
+  const MPI_Comm comm = comms_.world();
+  return [messages, comm] {
+    constexpr int tag = 1;  // `ideal` uses 0 on the same communicator
+    std::vector<MPI_Request> requests;
+    requests.reserve(messages->first.size() + messages->second.size());
+    for (const Message& m : messages->first)
+      MPI_Irecv(m.address, m.count, m.type, m.peer, tag, comm, &requests.emplace_back());
+    for (const Message& m : messages->second)
+      MPI_Isend(m.address, m.count, m.type, m.peer, tag, comm, &requests.emplace_back());
+    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   };
 }
 

@@ -32,15 +32,18 @@ class Communicators {
   MPI_Comm graph() const { return graph_; }
   MPI_Comm mpi_cart() const { return mpi_cart_; }
   MPI_Comm world() const { return world_; }
-  int sources() const { return sources_; }
-  int destinations() const { return destinations_; }
+  int sources() const { return static_cast<int>(source_ranks_.size()); }
+  int destinations() const { return static_cast<int>(destination_ranks_.size()); }
+  // Block i comes from source_ranks()[i] and goes to destination_ranks()[i] (graph_ has them in this order).
+  const std::vector<int>& source_ranks() const { return source_ranks_; }
+  const std::vector<int>& destination_ranks() const { return destination_ranks_; }
   // What `ideal` sends: the combining schedule on a Cartesian neighborhood, the trivial one on a graph.
   const cartcoll::Schedule& ideal_schedule(bool gather) const { return gather ? gather_plan_ : alltoall_plan_; }
 
  private:
   std::map<std::string, MPI_Comm> library_;  // one per algorithm, forced by the cartcoll_algorithm info key
   MPI_Comm graph_ = MPI_COMM_NULL, mpi_cart_ = MPI_COMM_NULL, world_ = MPI_COMM_NULL;
-  int sources_ = 0, destinations_ = 0;
+  std::vector<int> source_ranks_, destination_ranks_;
   cartcoll::Schedule alltoall_plan_, gather_plan_;
 };
 
@@ -65,6 +68,7 @@ class Implementations {
   Run neighbor_nonblocking(const NeighborCalls& calls, MPI_Comm comm);
   std::optional<Run> neighbor_persistent(const NeighborCalls& calls, MPI_Comm comm, std::string& why);
   Run ideal();
+  Run direct();
 
   const Communicators& comms_;
   Workload& work_;

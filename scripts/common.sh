@@ -2,7 +2,7 @@
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 packages=(cmake ninja-build g++ pkg-config openmpi-bin libopenmpi-dev mpich libmpich-dev libgtest-dev
-          python3-matplotlib clang libclang-rt-14-dev)
+          python3-matplotlib clang libclang-rt-14-dev valgrind)
 
 install_dependencies() {
   local missing=()

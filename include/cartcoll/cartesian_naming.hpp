@@ -24,6 +24,8 @@ class CARTCOLL_API CartesianNaming {
   std::span<const int> dims() const noexcept { return grid_.dims(); }
   const std::vector<bool>& periods() const noexcept { return grid_.periods(); }
   DimOrder order() const noexcept { return order_; }
+  // The grid whose row-major numbering is this naming's: the grid itself, reversed for column_major.
+  const Grid& numbering() const noexcept { return numbering_; }
   int size() const noexcept { return grid_.size(); }
   bool has_name(int rank) const noexcept { return rank >= 0 && rank < size(); }
 

@@ -91,4 +91,14 @@ struct CARTCOLL_API Schedule {
 // receive block j included: for a neighborhood whose receive blocks the user numbers differently.
 CARTCOLL_API Schedule relabel_receives(Schedule schedule, std::span<const int> order);
 
+// The same schedule with its slots renamed to the blocks of a neighborhood that numbers them
+// differently and may lack some (Cartesian detection: a graph on a mesh has no block for a neighbor
+// off the mesh): receive slot j becomes receive block receive_order[j], and, for alltoall, send slot
+// j send block send_order[j]; an empty order keeps that buffer's numbering. A slot mapped to a
+// negative block is absent: no message, copy or reduction may name it (Error(Errc::intern)), and a
+// temp block shaped like it takes the shape of block 0 of the same buffer, which the caller must
+// guarantee exists and, as under MPI's one-count alltoall and allgather, has the same size.
+CARTCOLL_API Schedule relabel_blocks(Schedule schedule, std::span<const int> send_order,
+                                     std::span<const int> receive_order);
+
 }  // namespace cartcoll

@@ -11,22 +11,28 @@ namespace {
 
 void complete(MPI_Request request) { ProgressEngine::instance().wait(request); }
 
+// SMPI 3.32's MPI_Iallreduce with MPI_IN_PLACE returns wrong values when sends are not buffered
+// (smpi/send-is-detached-thresh:0, which the simulation needs: docs/simulation.md): there the input
+// is passed as a copy.
+template <typename T>
+void allreduce_max_of(MPI_Comm comm, std::span<T> values, MPI_Datatype type) {
+#ifdef CARTCOLL_MPI_IS_SMPI
+  const std::vector<T> input(values.begin(), values.end());
+  const void* send = input.data();
+#else
+  const void* send = MPI_IN_PLACE;
+#endif
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Iallreduce(send, values.data(), static_cast<int>(values.size()), type, MPI_MAX, comm, &request),
+        "MPI_Iallreduce");
+  complete(request);
+}
+
 }  // namespace
 
-void allreduce_max(MPI_Comm comm, std::span<int> values) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Iallreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_INT, MPI_MAX, comm, &request),
-        "MPI_Iallreduce");
-  complete(request);
-}
+void allreduce_max(MPI_Comm comm, std::span<int> values) { allreduce_max_of(comm, values, MPI_INT); }
 
-void allreduce_max(MPI_Comm comm, std::span<double> values) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Iallreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX, comm,
-                       &request),
-        "MPI_Iallreduce");
-  complete(request);
-}
+void allreduce_max(MPI_Comm comm, std::span<double> values) { allreduce_max_of(comm, values, MPI_DOUBLE); }
 
 void broadcast(MPI_Comm comm, std::span<int> values, int root) {
   MPI_Request request = MPI_REQUEST_NULL;
@@ -40,11 +46,31 @@ void broadcast(MPI_Comm comm, std::span<double> values, int root) {
   complete(request);
 }
 
-void barrier(MPI_Comm comm) {
+#ifdef CARTCOLL_MPI_IS_SMPI
+// SMPI's MPI_Ibarrier is linear (rank 0 hears from, then releases, every process in turn), so with a
+// per-message overhead it releases processes microseconds apart per process, and `auto`'s trial would
+// time that skew as part of every candidate. A dissemination barrier, ceil(log2 p) rounds of one
+// empty message each way, releases them within a few latencies. Its messages on `tag` precede the
+// caller's on the same tag from every sender, so MPI's non-overtaking rule keeps them apart.
+void barrier(MPI_Comm comm, int tag) {
+  int size = 0, rank = 0;
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  for (int distance = 1; distance < size; distance *= 2) {
+    MPI_Request from = MPI_REQUEST_NULL, to = MPI_REQUEST_NULL;
+    check(MPI_Irecv(nullptr, 0, MPI_BYTE, (rank - distance + size) % size, tag, comm, &from), "MPI_Irecv");
+    check(MPI_Isend(nullptr, 0, MPI_BYTE, (rank + distance) % size, tag, comm, &to), "MPI_Isend");
+    complete(from);
+    complete(to);
+  }
+}
+#else
+void barrier(MPI_Comm comm, int /*tag*/) {
   MPI_Request request = MPI_REQUEST_NULL;
   check(MPI_Ibarrier(comm, &request), "MPI_Ibarrier");
   complete(request);
 }
+#endif
 
 // Layout of the reduced values: [error kind + 1, must_match..., -must_match..., or_bits as 64 0/1s].
 // Under MPI_MAX, max(v) == -max(-v) exactly when v is the same everywhere, and 0/1 values or.

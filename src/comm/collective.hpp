@@ -16,7 +16,9 @@ void allreduce_max(MPI_Comm comm, std::span<int> values);
 void allreduce_max(MPI_Comm comm, std::span<double> values);
 void broadcast(MPI_Comm comm, std::span<int> values, int root);
 void broadcast(MPI_Comm comm, std::span<double> values, int root);
-void barrier(MPI_Comm comm);
+// `tag` is free on comm for the barrier's messages where it sends any (an MPI whose nonblocking barrier
+// is linear, SimGrid's SMPI: collective.cpp); MPI_Ibarrier sends none.
+void barrier(MPI_Comm comm, int tag);
 
 // One allreduce in which the processes agree on an outcome: if any process failed locally
 // (`local_error`), every process throws, the failing one its own error, the others an error of the

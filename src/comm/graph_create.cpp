@@ -8,6 +8,7 @@
 #include "../graph/combining_setup.hpp"
 #include "../graph/mpi_transport.hpp"
 #include "cartcoll/error.hpp"
+#include "cartesian_detection.hpp"
 #include "collective.hpp"
 #include "settings.hpp"
 #include "sparse_exchange.hpp"
@@ -126,7 +127,7 @@ std::shared_ptr<const CombiningPattern> combining_pattern(MPI_Comm graph, int ra
 }
 
 // MPI makes the communicator; the neighbors are read back from it, in its ranks (reorder may have
-// renumbered them).
+// renumbered them), and run as a Cartesian neighborhood where they are one (cartesian_detection.hpp).
 MPI_Comm make_graph(MPI_Comm comm, const GraphSpec& spec, MPI_Info info, bool reorder, Settings settings) {
   MPI_Comm graph = MPI_COMM_NULL;
   check(MPI_Dist_graph_create_adjacent(comm, static_cast<int>(spec.sources.size()), spec.sources.data(),
@@ -150,7 +151,8 @@ MPI_Comm make_graph(MPI_Comm comm, const GraphSpec& spec, MPI_Info info, bool re
     check(MPI_Comm_size(graph, &size), "MPI_Comm_size");
     neighbors.size = size;
     neighbors.pattern = combining_pattern(graph, rank, neighbors, settings);
-    attach_state(graph, std::make_shared<CommState>(Neighborhood(std::move(neighbors)), std::move(weights), rank,
+    Neighborhood neighborhood = detected_or_graph(comm, graph, std::move(neighbors), settings.algorithm);
+    attach_state(graph, std::make_shared<CommState>(std::move(neighborhood), std::move(weights), rank,
                                                     Origin::graph_create, settings, std::make_shared<LibraryComm>(graph)));
   } catch (...) {
     MPI_Comm_free(&graph);

@@ -44,21 +44,29 @@ LibraryComm::~LibraryComm() {
 namespace {
 
 constexpr int window = 64;
+// The persistent tags' marks are a bitmap, and MPI_TAG_UB is 2^31 - 1 in Open MPI and SimGrid's SMPI:
+// a quarter of that would be 64 MB per communicator (and max_tag + 1 overflows int).
+constexpr long long most_persistent = 1 << 16;
+
+int persistent_count_for(int max_tag) {
+  return static_cast<int>(std::clamp((static_cast<long long>(max_tag) + 1) / 4, static_cast<long long>(window),
+                                     most_persistent));
+}
 
 }  // namespace
 
 TagSpace::TagSpace(int max_tag)
-    : persistent_count_(std::max(window, (std::max(max_tag, 127) + 1) / 4)),
+    : persistent_count_(persistent_count_for(std::max(max_tag, 127))),
       max_tag_(std::max(max_tag, 127)),
       next_ephemeral_(persistent_count_),
       live_persistent_(static_cast<std::size_t>(persistent_count_), false) {}
 
 int TagSpace::take_ephemeral() {
   const int tag = next_ephemeral_;
-  next_ephemeral_ = tag == max_tag_ ? persistent_count_ : tag + 1;
+  next_ephemeral_ = tag == blocking() - 1 ? persistent_count_ : tag + 1;
   if (std::find(live_ephemeral_.begin(), live_ephemeral_.end(), tag) != live_ephemeral_.end())
     throw Error(Errc::intern, "more nonblocking operations outstanding on one communicator than it has tags (" +
-                                  std::to_string(max_tag_ - persistent_count_ + 1) + ")");
+                                  std::to_string(blocking() - persistent_count_) + ")");
   live_ephemeral_.push_back(tag);
   return tag;
 }

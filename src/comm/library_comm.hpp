@@ -43,18 +43,22 @@ class LibraryComm {
 // The tags of the operations on one library communicator: no two operations that are live at the
 // same time share a tag, however many came before. Every process must pick the same tag for the same
 // operation without talking per call:
-// - blocking and nonblocking calls (and measurements) take the next tag of a counter over the upper
-//   part of the tag range; calls happen in the same order on every process (MPI's collective rule),
-//   so the counters agree. A tag comes round again only after the whole range has been used; should
-//   its earlier operation still be live here, the call fails (more operations outstanding than tags).
+// - blocking calls all use one tag, the highest: a blocking call completes here before the next
+//   starts, and all processes make the same blocking calls in the same order (MPI's collective rule),
+//   so the k-th message from P to Q on that tag belongs to the same call at both ends.
+// - nonblocking calls (and measurements) take the next tag of a counter over the rest of the upper
+//   part of the tag range; calls happen in the same order on every process, so the counters agree.
+//   A tag comes round again only after the whole range has been used; should its earlier operation
+//   still be live here, the call fails (more operations outstanding than tags).
 // - persistent requests live until freed, which is local, so their tags (the lower part of the range)
 //   are agreed at *_init: every process marks which of the next 64 candidates it still uses, one
 //   allreduce (bitwise or) of the marks, and the first free candidate is taken everywhere.
 class TagSpace {
  public:
-  // Tags 0..max_tag (at least 127); the lower quarter (at least 64) is for persistent requests.
+  // Tags 0..max_tag (at least 127); the lower quarter (at least 64, at most 65536) is for persistent requests.
   explicit TagSpace(int max_tag);
 
+  int blocking() const noexcept { return max_tag_; }
   int take_ephemeral();
   void release_ephemeral(int tag);
 

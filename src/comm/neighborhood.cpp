@@ -1,9 +1,21 @@
 #include "neighborhood.hpp"
 
+#include <algorithm>
+
 namespace cartcoll::detail {
 
+namespace {
+
+int blocks_of(const std::vector<int>& order, int slots) {
+  if (order.empty()) return slots;
+  return static_cast<int>(std::count_if(order.begin(), order.end(), [](int block) { return block >= 0; }));
+}
+
+}  // namespace
+
 Degrees Neighborhood::degrees() const {
-  if (const auto* c = cartesian()) return {c->offsets.count(), c->offsets.count()};
+  if (const auto* c = cartesian())
+    return {blocks_of(c->receive_order, c->offsets.count()), blocks_of(c->send_order, c->offsets.count())};
   return {static_cast<int>(graph()->sources.size()), static_cast<int>(graph()->destinations.size())};
 }
 
@@ -16,11 +28,12 @@ std::vector<int> ranks_of(const std::vector<std::optional<int>>& peers) {
   return ranks;
 }
 
-// The user's receive block i is the schedule's block j with order[j] == i.
+// The user's block i is the schedule's block j with order[j] == i (none for an absent slot).
 std::vector<int> in_user_order(const std::vector<int>& by_slot, const std::vector<int>& order) {
   if (order.empty()) return by_slot;
-  std::vector<int> user(by_slot.size());
-  for (std::size_t j = 0; j < order.size(); ++j) user[static_cast<std::size_t>(order[j])] = by_slot[j];
+  std::vector<int> user(static_cast<std::size_t>(blocks_of(order, static_cast<int>(order.size()))));
+  for (std::size_t j = 0; j < order.size(); ++j)
+    if (order[j] >= 0) user[static_cast<std::size_t>(order[j])] = by_slot[j];
   return user;
 }
 
@@ -32,7 +45,7 @@ std::vector<int> Neighborhood::sources(int) const {
 }
 
 std::vector<int> Neighborhood::destinations(int) const {
-  if (const auto* c = cartesian()) return ranks_of(peers_of(c->grid, c->offsets, c->coords).targets);
+  if (const auto* c = cartesian()) return in_user_order(ranks_of(peers_of(c->grid, c->offsets, c->coords).targets), c->send_order);
   return graph()->destinations;
 }
 
@@ -41,8 +54,14 @@ Schedule Neighborhood::plan(Algorithm algorithm, Collective collective, int rank
     return cartcoll::plan(algorithm, GraphView{rank, g->size, g->sources, g->destinations, g->pattern.get()}, collective);
   const CartesianNeighborhood& c = *cartesian();
   Schedule schedule = cartcoll::plan(algorithm, CartesianView{c.grid, c.offsets, c.coords}, collective);
-  if (!c.receive_order.empty()) schedule = relabel_receives(std::move(schedule), c.receive_order);
+  if (!c.receive_order.empty() || !c.send_order.empty())
+    schedule = relabel_blocks(std::move(schedule), c.send_order, c.receive_order);
   return schedule;
+}
+
+const GraphNeighborhood* Neighborhood::graph_lists() const noexcept {
+  if (const auto* c = cartesian()) return c->detected_from ? &*c->detected_from : nullptr;
+  return graph();
 }
 
 Figures Neighborhood::figures(Algorithm algorithm, Collective collective, int rank) const {

@@ -15,21 +15,26 @@
 
 namespace cartcoll::detail {
 
+struct GraphNeighborhood {
+  int size = 0;
+  std::vector<int> sources, destinations;  // no_process for MPI_PROC_NULL
+  // graph-combining's set-up result for this process, where it ran (at creation); shared by duplicates.
+  std::shared_ptr<const CombiningPattern> pattern = nullptr;
+};
+
 struct CartesianNeighborhood {
   Grid grid;
   Offsets offsets;
   std::vector<int> coords;
   // Empty, or for an MPI Cartesian topology, whose receive block i comes from R + N[i] (MPI's order
   // -e0, +e0, -e1, ... for sources and destinations alike) where a Cartesian schedule receives
-  // from R - N[i]: the user's receive block for the schedule's receive block j.
+  // from R - N[i]: the user's receive block for the schedule's receive block j. For a detected
+  // graph (cartesian_detection.hpp), the user's block of each slot, absent_block off a mesh.
   std::vector<int> receive_order;
-};
-
-struct GraphNeighborhood {
-  int size = 0;
-  std::vector<int> sources, destinations;  // no_process for MPI_PROC_NULL
-  // graph-combining's set-up result for this process, where it ran (at creation); shared by duplicates.
-  std::shared_ptr<const CombiningPattern> pattern = nullptr;
+  // Empty, or for a detected graph, the user's send block of each slot (absent_block off a mesh).
+  std::vector<int> send_order = {};
+  // The graph a detected neighborhood was read from: what MPI_Dist_graph_neighbors says.
+  std::optional<GraphNeighborhood> detected_from = std::nullopt;
 };
 
 // Weights as the creating call gave them; nullopt where unweighted.
@@ -47,6 +52,8 @@ class Neighborhood {
   }
   const CartesianNeighborhood* cartesian() const noexcept { return std::get_if<CartesianNeighborhood>(&value_); }
   const GraphNeighborhood* graph() const noexcept { return std::get_if<GraphNeighborhood>(&value_); }
+  // The graph's lists of a graph topology, detected as Cartesian or not; nullptr for others.
+  const GraphNeighborhood* graph_lists() const noexcept;
 
   Degrees degrees() const;
   // Ranks in receive-block and send-block order; no_process where a neighbor is missing.

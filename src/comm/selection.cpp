@@ -26,7 +26,7 @@ double exchange_time(MPI_Comm comm, int tag, int messages, int bytes) {
   std::vector<MPI_Request> requests(2 * static_cast<std::size_t>(messages));
   std::vector<double> times;
   for (int rep = -3; rep < 21; ++rep) {
-    barrier(comm);
+    barrier(comm, tag);
     const double start = MPI_Wtime();
     for (int j = 0; j < messages; ++j) {
       const auto at = static_cast<std::size_t>(j) * static_cast<std::size_t>(bytes);

@@ -39,7 +39,7 @@ class Candidate {
 
   // One barrier-aligned run, in seconds.
   double run() {
-    barrier(comm_);
+    barrier(comm_, tag_);
     ProgressEngine& engine = ProgressEngine::instance();
     const double start = MPI_Wtime();
     if (persistent_) {

@@ -111,15 +111,14 @@ Execution& blocking_execution(CommState& state, const Schedule& schedule, const 
   CommState::RepeatedCall& last = state.last_blocking_call;
   if (last.execution && last.schedule == &schedule && last.layout == layout) return *last.execution;
   const bool keep = all_predefined(layout.send) && all_predefined(layout.recv);
-  auto execution = std::make_unique<Execution>(schedule, layout, state.library()->ready(), 0, Execution::Mode::once,
-                                               Reuse{&state.type_cache, !keep});
-  last = {keep ? &schedule : nullptr, keep ? layout : Layout{}, std::move(execution), std::nullopt};
+  auto execution = std::make_unique<Execution>(schedule, layout, state.library()->ready(), state.tags().blocking(),
+                                               Execution::Mode::once, Reuse{&state.type_cache, !keep});
+  last = {keep ? &schedule : nullptr, keep ? layout : Layout{}, std::move(execution), std::nullopt, std::nullopt};
   return *last.execution;
 }
 
-// Runs a blocking call's execution to its end with the call's tag.
-void run_blocking(CommState& state, Execution& execution, int tag) {
-  execution.retag(tag);
+// Runs a blocking call's execution to its end.
+void run_blocking(CommState& state, Execution& execution) {
   execution.run();
   if (execution.error() != MPI_SUCCESS) {
     const int code = execution.error();
@@ -142,13 +141,12 @@ Algorithm choose(CommState& state, const Layout& layout, Contract contract) {
 }
 
 void exchange(CommState& state, const Layout& layout, Contract contract) {
-  const EphemeralTag tag(state.tags());
   check_layout(state, layout, contract);
   const Algorithm algorithm = resolve_algorithm(state, requested_for(state, layout, contract, state.settings.algorithm),
                                                 layout, CallKind::once, true);
   const auto schedule = state.schedule(layout.collective, algorithm);
   state.last_run = CommState::Run{algorithm, schedule->messages()};
-  run_blocking(state, blocking_execution(state, *schedule, layout), tag.get());
+  run_blocking(state, blocking_execution(state, *schedule, layout));
 }
 
 // Equal arguments make an equal layout, which passed its checks last time and resolves to the same
@@ -158,9 +156,8 @@ void exchange(CommState& state, const RegularArguments& arguments, Contract cont
   const CommState::RepeatedCall::Arguments key{arguments, contract, state.settings.algorithm};
   CommState::RepeatedCall& last = state.last_blocking_call;
   if (last.schedule != nullptr && last.arguments == key) {
-    const EphemeralTag tag(state.tags());
     state.last_run = last.run;
-    run_blocking(state, *last.execution, tag.get());
+    run_blocking(state, *last.execution);
     return;
   }
   exchange(state, arguments.layout(state.degrees()), contract);

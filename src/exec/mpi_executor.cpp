@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 
 #include "mpi_check.hpp"
 
@@ -10,6 +11,20 @@ namespace cartcoll::detail {
 namespace {
 
 void* pointer_of(MPI_Aint address) { return reinterpret_cast<void*>(static_cast<std::intptr_t>(address)); }
+
+// The bytes of a block that is one run of them from its address: a predefined datatype without gaps
+// (its size is its extent and its lower bound 0), as the blocks of halo exchanges mostly are; else 0.
+// Such a block is copied with memmove instead of MPI_Pack and MPI_Unpack (about 500 instructions an
+// int with Open MPI 4.1).
+std::size_t contiguous_bytes(const BlockSpec& block) {
+  if (block.address == 0 || !all_predefined(std::span(&block, 1))) return 0;
+  int size = 0;
+  MPI_Aint lower = 0, extent = 0;
+  check(MPI_Type_size(block.type, &size), "MPI_Type_size");
+  check(MPI_Type_get_true_extent(block.type, &lower, &extent), "MPI_Type_get_true_extent");
+  if (lower != 0 || extent != size) return 0;
+  return static_cast<std::size_t>(size) * static_cast<std::size_t>(block.count);
+}
 
 }  // namespace
 
@@ -96,7 +111,11 @@ void Execution::lower_phase(const Phase& phase) {
     int size = 0;
     check(MPI_Pack_size(from.count, from.type, MPI_COMM_SELF, &size), "MPI_Pack_size");
     if (size == 0) continue;  // an empty block: nothing to copy (and MPI_Pack dislikes empty buffers)
-    lowered.copies.emplace_back(packable(from), packable(to));
+    if (const std::size_t bytes = contiguous_bytes(from); bytes > 0 && contiguous_bytes(to) == bytes) {
+      lowered.copies.push_back({from, to, bytes});
+      continue;
+    }
+    lowered.copies.push_back({packable(from), packable(to), 0});
     pack_scratch_.resize(std::max(pack_scratch_.size(), static_cast<std::size_t>(size)));
   }
   lower_reductions(phase, lowered);
@@ -179,6 +198,7 @@ bool Execution::run_alone() {
       if (!alone_.empty())
         check(MPI_Waitall(static_cast<int>(alone_.size()), alone_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
       run_copies();
+      run_reductions();
     }
     finish();
   } catch (const Error& error) {
@@ -193,7 +213,11 @@ bool Execution::run_alone() {
 }
 
 void Execution::run_copies() {
-  for (const auto& [from, to] : phases_[current_].copies) {
+  for (const auto& [from, to, bytes] : phases_[current_].copies) {
+    if (bytes > 0) {
+      std::memmove(pointer_of(to.address), pointer_of(from.address), bytes);
+      continue;
+    }
     int position = 0;
     const int capacity = static_cast<int>(pack_scratch_.size());
     check(MPI_Pack(pointer_of(from.address), from.count, from.type, pack_scratch_.data(), capacity, &position, MPI_COMM_SELF),

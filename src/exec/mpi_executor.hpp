@@ -43,8 +43,6 @@ class Execution : public Progressing {
   // needs progress meanwhile, so each phase is posted and completed with one MPI_Waitall and none of
   // the engine's bookkeeping; otherwise through the engine.
   void run();
-  // Mode once, between runs: the next start's messages carry `tag`.
-  void retag(int tag) noexcept { tag_ = tag; }
   bool active() const noexcept { return !complete(); }
 
  private:
@@ -54,11 +52,17 @@ class Execution : public Progressing {
     MPI_Datatype type;
     int peer;
   };
+  // A local copy: `bytes` > 0 where both blocks are one run of bytes (a memmove), else 0 (MPI_Pack
+  // and MPI_Unpack through the scratch buffer).
+  struct LoweredCopy {
+    BlockSpec from, to;
+    std::size_t bytes;
+  };
   struct LoweredPhase {
     std::vector<Lowered> recvs, sends;
     std::vector<RequestSlot> persistent;  // mode persistent: receives first, then sends
     std::vector<MPI_Request> handles;     // the persistent requests' handles, for MPI_Startall
-    std::vector<std::pair<BlockSpec, BlockSpec>> copies;
+    std::vector<LoweredCopy> copies;
     std::vector<std::pair<BlockSpec, BlockSpec>> reductions;  // (from, into)
   };
 

@@ -1,6 +1,9 @@
 #include "cartcoll/schedule.hpp"
 
+#include <algorithm>
 #include <stdexcept>
+
+#include "cartcoll/error.hpp"
 
 namespace cartcoll {
 
@@ -31,12 +34,33 @@ BlockRef Schedule::shape_of(BlockRef ref) const {
   return {temp.like, temp.index};
 }
 
+namespace {
+
+int present_blocks(std::span<const int> order) {
+  return static_cast<int>(std::count_if(order.begin(), order.end(), [](int block) { return block >= 0; }));
+}
+
+}  // namespace
+
 Schedule relabel_receives(Schedule schedule, std::span<const int> order) {
-  auto rename = [&order](BlockRef& ref) {
-    if (ref.buffer == Buffer::recv) ref.block = order[static_cast<std::size_t>(ref.block)];
+  return relabel_blocks(std::move(schedule), {}, order);
+}
+
+Schedule relabel_blocks(Schedule schedule, std::span<const int> send_order, std::span<const int> receive_order) {
+  if (schedule.collective != Collective::alltoall) send_order = {};  // allgather's one send block stays
+  auto order_of = [&](Buffer buffer) {
+    return buffer == Buffer::send ? send_order : buffer == Buffer::recv ? receive_order : std::span<const int>();
   };
-  for (TempBlock& temp : schedule.temps)
-    if (temp.like == Buffer::recv) temp.index = order[static_cast<std::size_t>(temp.index)];
+  auto rename = [&](BlockRef& ref) {
+    const std::span<const int> order = order_of(ref.buffer);
+    if (order.empty()) return;
+    ref.block = order[static_cast<std::size_t>(ref.block)];
+    if (ref.block < 0) throw Error(Errc::intern, "a schedule names a block the neighborhood does not have");
+  };
+  for (TempBlock& temp : schedule.temps) {
+    const std::span<const int> order = order_of(temp.like);
+    if (!order.empty()) temp.index = std::max(order[static_cast<std::size_t>(temp.index)], 0);
+  }
   for (Phase& phase : schedule.phases) {
     for (auto* messages : {&phase.sends, &phase.recvs})
       for (Message& message : *messages)
@@ -50,6 +74,8 @@ Schedule relabel_receives(Schedule schedule, std::span<const int> order) {
       rename(reduction.into);
     }
   }
+  if (!send_order.empty()) schedule.send_blocks = present_blocks(send_order);
+  if (!receive_order.empty()) schedule.recv_blocks = present_blocks(receive_order);
   return schedule;
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "cartcoll/cartesian_detection.hpp"
 #include "cartcoll/error.hpp"
 
 namespace cartcoll {
@@ -57,17 +58,7 @@ std::optional<int> CartesianNaming::relative_rank(int source, std::span<const in
 }
 
 std::vector<int> CartesianNaming::relative_coordinates(int source, int dest) const {
-  const std::vector<int> from = coordinates(source);
-  std::vector<int> relative = coordinates(dest);
-  for (int k = 0; k < ndims(); ++k) {
-    const auto at = static_cast<std::size_t>(k);
-    relative[at] -= from[at];
-    if (!grid_.periodic(k)) continue;
-    const int n = grid_.dims()[at];
-    if (relative[at] < 0) relative[at] += n;  // from (-n, n) into [0, n), then (-n/2, n/2]
-    if (relative[at] > n / 2) relative[at] -= n;
-  }
-  return relative;
+  return relative_offset(grid_, coordinates(source), coordinates(dest));
 }
 
 int CartesianNaming::subgrid_of(int rank, const std::vector<bool>& excluded) const {

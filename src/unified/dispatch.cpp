@@ -15,7 +15,7 @@ void require_comm(MPI_Comm comm) {
 }
 
 GraphView view_of(const CommState& state) {
-  const GraphNeighborhood* graph = state.neighborhood.graph();
+  const GraphNeighborhood* graph = state.neighborhood.graph_lists();
   if (graph == nullptr) throw Error(Errc::intern, "a graph topology without a graph neighborhood");
   return {state.rank, graph->size, graph->sources, graph->destinations};
 }

@@ -1,5 +1,6 @@
 #include "mpi_calls.hpp"
 
+#include <algorithm>
 #include <limits>
 #include <vector>
 
@@ -68,6 +69,10 @@ class IntDisplacements {
   const int* counts() const noexcept { return counts_.data(); }
   const int* displs() const noexcept { return displs_.data(); }
   const MPI_Datatype* types() const noexcept { return types_.data(); }
+  // Empty entries up to `entries` (see entries_mpi_may_read).
+  void pad_to(std::size_t entries) {
+    while (types_.size() < entries) push(0, 0, MPI_BYTE);
+  }
 
  private:
   void push(int count, int displacement, MPI_Datatype type) {
@@ -84,6 +89,29 @@ struct AlltoallwArrays {
   IntDisplacements send, recv;
 };
 
+// Open MPI 4.1's nonblocking and persistent MPI_Alltoallw read, to retain the datatypes, as many
+// entries of each array as the communicator's topology has neighbors when it has one, not as many as
+// it has processes (valgrind caught it): past the arrays on a Cartesian topology with a periodic
+// dimension of size 1 or 2, where the neighbors outnumber the processes. The arrays are padded with
+// empty entries up to the larger count.
+std::size_t entries_mpi_may_read(MPI_Comm comm, int peers) {
+  int kind = MPI_UNDEFINED, in = 0, out = 0;
+  check(MPI_Topo_test(comm, &kind), "MPI_Topo_test");
+  if (kind == MPI_CART) {
+    check(MPI_Cartdim_get(comm, &in), "MPI_Cartdim_get");
+    out = in = 2 * in;
+  } else if (kind == MPI_GRAPH) {
+    int rank = 0;
+    check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+    check(MPI_Graph_neighbors_count(comm, rank, &in), "MPI_Graph_neighbors_count");
+    out = in;
+  } else if (kind == MPI_DIST_GRAPH) {
+    int weighted = 0;
+    check(MPI_Dist_graph_neighbors_count(comm, &in, &out, &weighted), "MPI_Dist_graph_neighbors_count");
+  }
+  return static_cast<std::size_t>(std::max({peers, in, out}));
+}
+
 template <typename T>
 void require_entries(std::span<const T> values, int n, const char* what) {
   if (n > 0 && (values.data() == nullptr || values.size() < static_cast<std::size_t>(n)))
@@ -98,8 +126,12 @@ void add_side(IntDisplacements& side, int n, std::span<const int> counts, std::s
   for (std::size_t i = 0; i < static_cast<std::size_t>(n); ++i) side.add(counts[i], displs[i], types[i]);
 }
 
-MpiCall bind_alltoallw(MPI_Comm comm, const void* sendbuf, void* recvbuf, std::shared_ptr<const AlltoallwArrays> arrays,
-                       bool send_ignored) {
+// `peers`: the processes of comm's group, the entries each side has.
+MpiCall bind_alltoallw(MPI_Comm comm, int peers, const void* sendbuf, void* recvbuf,
+                       std::shared_ptr<AlltoallwArrays> arrays, bool send_ignored) {
+  const std::size_t entries = entries_mpi_may_read(comm, peers);
+  arrays->send.pad_to(entries);
+  arrays->recv.pad_to(entries);
   const IntDisplacements* send = send_ignored ? nullptr : &arrays->send;
   const int* scounts = send ? send->counts() : nullptr;
   const int* sdispls = send ? send->displs() : nullptr;
@@ -172,7 +204,7 @@ MpiCall forward(MPI_Comm comm, const Alltoallw& c) {
   const bool in_place = c.sendbuf == MPI_IN_PLACE;
   if (!in_place) add_side(arrays->send, n, c.sendcounts, c.sdispls, c.sendtypes);
   add_side(arrays->recv, n, c.recvcounts, c.rdispls, c.recvtypes);
-  return bind_alltoallw(comm, c.sendbuf, c.recvbuf, std::move(arrays), in_place);
+  return bind_alltoallw(comm, n, c.sendbuf, c.recvbuf, std::move(arrays), in_place);
 }
 
 // Allgatherw is not MPI's: MPI_Alltoallw sending the one block to every peer. With MPI_IN_PLACE the
@@ -200,7 +232,7 @@ MpiCall forward(MPI_Comm comm, const Allgatherw& c) {
       arrays->send.add(c.sendcount, 0, c.sendtype);
     arrays->recv.add(self ? 0 : c.recvcounts[i], c.displs[i], c.recvtypes[i]);
   }
-  return bind_alltoallw(comm, in_place ? MPI_BOTTOM : c.sendbuf, c.recvbuf, std::move(arrays), false);
+  return bind_alltoallw(comm, n, in_place ? MPI_BOTTOM : c.sendbuf, c.recvbuf, std::move(arrays), false);
 }
 
 }  // namespace

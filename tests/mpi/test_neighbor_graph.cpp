@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "../describe.hpp"
 #include "../graph_cases.hpp"
 #include "../support/cart_fixture.hpp"
 #include "../support/graph_case.hpp"
@@ -119,6 +120,7 @@ Graph neighborhood_of(Made made, MPI_Comm comm) {
 }
 
 Sizes sizes_for(Made made) { return made == Made::cart_neighborhood ? Sizes::per_index : Sizes::per_edge; }
+Pairing pairing_for(Made made) { return made == Made::mpi_cart ? Pairing::cartesian : Pairing::kth_occurrence; }
 
 class EveryCommunicator : public testing::TestWithParam<Made> {};
 
@@ -137,7 +139,7 @@ TEST_P(EveryCommunicator, EveryOperationAndFormMatchesTheReferenceModel) {
     ASSERT_EQ(graph.inconsistency(), "") << "the topology itself must be consistent";
     for (Op op : neighbor_ops)
       for (Variant variant : all_variants) {
-        GraphCase exchange(op, variant, sizes_for(GetParam()), types, graph, world_rank(), seed);
+        GraphCase exchange(op, variant, sizes_for(GetParam()), types, graph, world_rank(), seed, pairing_for(GetParam()));
         run_all_forms(exchange, comm, (seed + static_cast<unsigned>(world_rank())) % 2 == 1);
       }
     MPI_Comm_free(&comm);
@@ -154,6 +156,46 @@ INSTANTIATE_TEST_SUITE_P(Made, EveryCommunicator,
                            return label;
                          });
 
+
+// MPI_Cart_create's shapes over all processes, 1-D to 3-D, with dimensions of 1 and 2 processes
+// (p = 1, 2, 4): {p}, {p, 1} and MPI_Dims_create's for 3 dimensions, without repeats.
+std::vector<std::vector<int>> cartesian_shapes(int p) {
+  std::vector<std::vector<int>> shapes = {{p}, {p, 1}, {0, 0, 0}};
+  for (auto& dims : shapes) MPI_Dims_create(p, static_cast<int>(dims.size()), dims.data());
+  std::sort(shapes.begin(), shapes.end());
+  shapes.erase(std::unique(shapes.begin(), shapes.end()), shapes.end());
+  return shapes;
+}
+
+// MPI 4.1 section 8.6, Example 8.10: on an MPI_Cart_create communicator send block s goes to neighbor
+// s and lands in its block s ^ 1, where a periodic dimension of 1 or 2 processes makes the -1 and +1
+// neighbors one process (or this one) too; meshes of 1 or 2 processes leave blocks from MPI_PROC_NULL
+// untouched. Every shape of cartesian_shapes under every choice of periods, every operation and
+// form with block sizes per edge, 1 to 4 processes (EveryCommunicator/MPICartcreate adds datatypes).
+TEST(MpiCartesian, DimensionsOfOneAndTwoProcessesPairBlockSWithSXor1) {
+  if (world_size() > 4) GTEST_SKIP() << "dimensions of 1 and 2 processes: 1 to 4 processes are enough";
+  const Watchdog watchdog("DimensionsOfOneAndTwoProcessesPairBlockSWithSXor1", deadline);
+  const TestTypes types;
+  unsigned seed = 0;
+  for (const std::vector<int>& dims : cartesian_shapes(world_size()))
+    for (unsigned bits = 0; bits < (1u << dims.size()); ++bits) {
+      std::vector<int> periods;
+      for (std::size_t k = 0; k < dims.size(); ++k) periods.push_back(static_cast<int>((bits >> k) & 1u));
+      MPI_Comm comm = MPI_COMM_NULL;
+      ASSERT_EQ(MPI_Cart_create(MPI_COMM_WORLD, static_cast<int>(dims.size()), dims.data(), periods.data(), 0, &comm),
+                MPI_SUCCESS);
+      const Graph lists = gather_topology(comm);
+      const std::vector<bool> periodic(periods.begin(), periods.end());
+      SCOPED_TRACE(cartcoll::test::describe(cartcoll::Grid(dims, periodic), cartcoll::Offsets(static_cast<int>(dims.size()), {})));
+      ++seed;
+      for (Op op : neighbor_ops) {
+        GraphCase exchange(op, Variant::plain, Sizes::per_edge, types, lists, world_rank(), seed, Pairing::cartesian);
+        run_all_forms(exchange, comm, seed % 2 == 1);
+      }
+      MPI_Comm_free(&comm);
+    }
+  expect_no_leaks();
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Requests: many outstanding at once, mixed with ordinary MPI requests, completed in orders that

@@ -88,17 +88,35 @@ cartcoll::Graph gather_cart_neighborhood(MPI_Comm cartcomm) {
   return gather(cartcomm, std::move(sources), std::move(targets));
 }
 
+namespace {
+
+// The lists with sources 2k and 2k+1 swapped on every process: for MPI's Cartesian lists (R - e_k,
+// R + e_k for both), the Cartesian neighborhood's sources R - N[j] beside its destinations R + N[j].
+cartcoll::Graph oracle_graph(const cartcoll::Graph& graph, Pairing pairing) {
+  cartcoll::Graph oracle = graph;
+  if (pairing == Pairing::cartesian)
+    for (int rank = 0; rank < oracle.size(); ++rank) {
+      std::vector<int>& sources = oracle.sources(rank);
+      for (std::size_t i = 0; i + 1 < sources.size(); i += 2) std::swap(sources[i], sources[i + 1]);
+    }
+  return oracle;
+}
+
+}  // namespace
+
 GraphCase::GraphCase(Op op, Variant variant, Sizes sizes, const TestTypes& types, const cartcoll::Graph& graph,
-                     int rank, unsigned seed)
-    : CaseBuffers(op, rank), variant_(variant), sizes_(sizes), graph_(graph), seed_(seed) {
+                     int rank, unsigned seed, Pairing pairing)
+    : CaseBuffers(op, rank), variant_(variant), sizes_(sizes), pairing_(pairing), oracle_(oracle_graph(graph, pairing)),
+      seed_(seed) {
   const bool mixed = variant == Variant::mixed_types;
-  const std::vector<int>& sources = graph.sources(rank);
-  const std::vector<int>& destinations = graph.destinations(rank);
+  const std::vector<int>& sources = oracle_.sources(rank);
+  const std::vector<int>& destinations = oracle_.destinations(rank);
   const std::vector<int> in_k = occurrences(sources), out_k = occurrences(destinations);
   std::vector<int> send_ints, recv_ints;
   std::vector<const ElementType*> send_types, recv_types;
   for (std::size_t i = 0; i < sources.size(); ++i) {
-    recv_ints.push_back(ints_on_edge(sources[i], rank, in_k[i], static_cast<int>(i)));
+    const std::size_t o = oracle_block(i);
+    recv_ints.push_back(ints_on_edge(sources[o], rank, in_k[o], static_cast<int>(o)));
     recv_types.push_back(!mixed ? &types.contiguous() : general(op) ? &types.at(static_cast<int>(i + 1 + seed)) : &types.strided());
   }
   const std::size_t send_blocks = gathers(op) ? 1 : destinations.size();
@@ -110,6 +128,8 @@ GraphCase::GraphCase(Op op, Variant variant, Sizes sizes, const TestTypes& types
   send_.emplace(op, send_ints, send_types, true);
   recv_.emplace(op, recv_ints, recv_types, false);
 }
+
+std::size_t GraphCase::oracle_block(std::size_t i) const { return pairing_ == Pairing::cartesian ? i ^ 1u : i; }
 
 // Even numbers of ints (the strided type holds two). allgather(v) blocks depend on the sender only.
 int GraphCase::ints_on_edge(int from, int to, int occurrence, int index) const {
@@ -129,10 +149,10 @@ void GraphCase::prepare(int generation) {
 // Every process's packed send blocks (sized as that process sizes them) through the graph reference
 // model; this process's result laid into a copy of its untouched receive buffer.
 std::vector<std::byte> GraphCase::expected_receive() const {
-  const int size = graph_.size();
+  const int size = oracle_.size();
   cartcoll::reference::Blocks send(static_cast<std::size_t>(size)), recv(send.size());
   for (int rank = 0; rank < size; ++rank) {
-    const std::vector<int>& destinations = graph_.destinations(rank);
+    const std::vector<int>& destinations = oracle_.destinations(rank);
     const std::vector<int> out_k = occurrences(destinations);
     const std::size_t send_blocks = gathers(op_) ? 1 : destinations.size();
     for (std::size_t j = 0; j < send_blocks; ++j) {
@@ -141,17 +161,20 @@ std::vector<std::byte> GraphCase::expected_receive() const {
       send[static_cast<std::size_t>(rank)].push_back(
           packed_ints(ints, [&](int e) { return test_value(generation_, rank, static_cast<int>(j), e); }));
     }
-    const std::vector<int>& sources = graph_.sources(rank);
+    const std::vector<int>& sources = oracle_.sources(rank);
     const std::vector<int> in_k = occurrences(sources);
-    for (std::size_t i = 0; i < sources.size(); ++i) {
-      const int ints = ints_on_edge(sources[i], rank, in_k[i], static_cast<int>(i));
-      recv[static_cast<std::size_t>(rank)].push_back(rank == rank_ ? recv_->packed(i)
+    for (std::size_t o = 0; o < sources.size(); ++o) {
+      const int ints = ints_on_edge(sources[o], rank, in_k[o], static_cast<int>(o));
+      recv[static_cast<std::size_t>(rank)].push_back(rank == rank_ ? recv_->packed(oracle_block(o))
                                                                    : cartcoll::reference::Bytes(4 * static_cast<std::size_t>(ints)));
     }
   }
   const auto collective = gathers(op_) ? cartcoll::Collective::allgather : cartcoll::Collective::alltoall;
-  const auto result = cartcoll::reference::exchange(graph_, collective, send, std::move(recv));
-  return recv_->with_blocks(result[static_cast<std::size_t>(rank_)]);
+  const auto result = cartcoll::reference::exchange(oracle_, collective, send, std::move(recv));
+  const auto& mine = result[static_cast<std::size_t>(rank_)];
+  std::vector<cartcoll::reference::Bytes> in_user_order(mine.size());
+  for (std::size_t o = 0; o < mine.size(); ++o) in_user_order[oracle_block(o)] = mine[o];
+  return recv_->with_blocks(in_user_order);
 }
 
 int GraphCase::call(Form form, MPI_Comm comm, MPI_Request* request, const Api& f) {
@@ -198,7 +221,8 @@ int GraphCase::call(Form form, MPI_Comm comm, MPI_Request* request, const Api& f
 
 std::string GraphCase::describe() const {
   return std::string(name(op_)) + ", " + name(variant_) + (sizes_ == Sizes::per_edge ? ", sizes per edge" : ", sizes per index") +
-         ", rank " + std::to_string(rank_) + " of " + std::to_string(graph_.size());
+         (pairing_ == Pairing::cartesian ? ", block s into s^1" : "") + ", rank " + std::to_string(rank_) + " of " +
+         std::to_string(oracle_.size());
 }
 
 }  // namespace support

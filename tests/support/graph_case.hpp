@@ -30,10 +30,22 @@ cartcoll::Graph gather_cart_neighborhood(MPI_Comm cartcomm);
 // communicators made by Cart_neighborhood_create hold their users to).
 enum class Sizes { per_edge, per_index };
 
+// Which receive block a send block lands in. By the k-th-occurrence rule on the lists (distributed
+// graphs, MPI_Graph_create, Cart_neighborhood_create's offsets), or as on an MPI_Cart_create
+// communicator (MPI 4.1 section 8.6, Example 8.10): send block s (to neighbor s) lands in block s ^ 1,
+// also where a periodic dimension of 1 or 2 processes lists one process twice. The oracle for the
+// latter is the graph reference model on the Cartesian neighborhood with offsets in MPI's order
+// (-e0, +e0, -e1, ...: destinations R + N[j], sources R - N[j], the lists with each pair of sources
+// swapped), whose receive block j is the user's block j ^ 1.
+// (A communicator made by Cart_neighborhood_create carries an MPI Cartesian topology too, but its
+// neighborhood is its offsets: kth_occurrence on gather_cart_neighborhood's lists.)
+enum class Pairing { kth_occurrence, cartesian };
+
 class GraphCase : public CaseBuffers {
  public:
+  // graph: the lists as gather_topology gives them.
   GraphCase(Op op, Variant variant, Sizes sizes, const TestTypes& types, const cartcoll::Graph& graph, int rank,
-            unsigned seed);
+            unsigned seed, Pairing pairing = Pairing::kth_occurrence);
 
   // Fills the send buffer for `generation`, resets the receive buffer and works out what it must hold.
   void prepare(int generation);
@@ -44,11 +56,14 @@ class GraphCase : public CaseBuffers {
 
  private:
   int ints_on_edge(int from, int to, int occurrence, int index) const;
+  // The oracle graph's receive block for the user's block i, and the other way round.
+  std::size_t oracle_block(std::size_t i) const;
   std::vector<std::byte> expected_receive() const;
 
   Variant variant_;
   Sizes sizes_;
-  const cartcoll::Graph& graph_;
+  Pairing pairing_;
+  cartcoll::Graph oracle_;  // graph, its sources in pairs swapped for Pairing::cartesian
   unsigned seed_;
 };
 

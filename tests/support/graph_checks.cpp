@@ -215,7 +215,7 @@ void nonblocking_mixed_with_plain(MPI_Comm graph_comm, MPI_Comm cart_comm, const
     std::vector<std::unique_ptr<GraphCase>> cases;
     std::vector<MPI_Request> started;
     for (Op op : neighbor_ops) cases.push_back(std::make_unique<GraphCase>(op, Variant::plain, Sizes::per_edge, types, graph, world_rank(), 3));
-    for (Op op : {Op::alltoallv, Op::allgather}) cases.push_back(std::make_unique<GraphCase>(op, Variant::mixed_types, Sizes::per_edge, types, cart, world_rank(), 4));
+    for (Op op : {Op::alltoallv, Op::allgather}) cases.push_back(std::make_unique<GraphCase>(op, Variant::mixed_types, Sizes::per_edge, types, cart, world_rank(), 4, Pairing::cartesian));
     for (std::size_t c = 0; c < cases.size(); ++c) {
       cases[c]->prepare(static_cast<int>(salt) + 1);
       started.push_back(MPI_REQUEST_NULL);

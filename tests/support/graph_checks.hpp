@@ -22,7 +22,8 @@ MPI_Comm mpi_adjacent(const cartcoll::Graph& graph);
 // MPI_Graph_create: a ring, one chord per seed, the chord doubled and a self loop on rank 0.
 MPI_Comm mpi_graph(unsigned seed);
 // MPI_Cart_create over MPI_COMM_WORLD: 1 to 3 dimensions, periodic or not by the seed's bits (periodic
-// dimensions of size 1 and 2 give repeated edges in MPI's order, meshes give MPI_PROC_NULL).
+// dimensions of size 1 and 2 give repeated edges in MPI's order, meshes give MPI_PROC_NULL; blocks
+// pair as Pairing::cartesian says).
 MPI_Comm mpi_cart(unsigned seed);
 
 // The blocking call, then a nonblocking one, then (where `api` has them) a persistent one started

@@ -24,23 +24,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "neighbor_forms.h"
 #include "report.h"
-#ifdef OPEN_MPI
-#include <mpi-ext.h> /* defines OMPI_HAVE_MPI_EXT_PCOLLREQ */
-#endif
-#if defined(OMPI_HAVE_MPI_EXT_PCOLLREQ)
-#define Neighbor_alltoall_init MPIX_Neighbor_alltoall_init
-#define Neighbor_alltoallv_init MPIX_Neighbor_alltoallv_init
-#define Neighbor_alltoallw_init MPIX_Neighbor_alltoallw_init
-#define Neighbor_allgather_init MPIX_Neighbor_allgather_init
-#define HAVE_INIT 1
-#elif MPI_VERSION >= 4
-#define Neighbor_alltoall_init MPI_Neighbor_alltoall_init
-#define Neighbor_alltoallv_init MPI_Neighbor_alltoallv_init
-#define Neighbor_alltoallw_init MPI_Neighbor_alltoallw_init
-#define Neighbor_allgather_init MPI_Neighbor_allgather_init
-#define HAVE_INIT 1
-#endif
 
 #define MAXDEG 8
 typedef struct { const char *name; int dst[3][MAXDEG], src[3][MAXDEG]; } graph_t; /* -1 ends a list */
@@ -55,13 +40,6 @@ static const graph_t graphs[] = {
     {"symmetric", {{1, 1, 2, -1}, {0, 0, -1}, {0, -1}},
                   {{1, 2, 1, -1}, {0, 0, -1}, {0, -1}}},
 };
-enum { A2A, A2AV, A2AW, IA2A, IA2AV, IA2AW, A2A_INIT, A2AV_INIT, A2AW_INIT,
-       AG, IAG, AG_INIT, NFUNC };
-static const char *fname[NFUNC] = {
-    "Neighbor_alltoall", "Neighbor_alltoallv", "Neighbor_alltoallw",
-    "Ineighbor_alltoall", "Ineighbor_alltoallv", "Ineighbor_alltoallw",
-    "Neighbor_alltoall_init", "Neighbor_alltoallv_init", "Neighbor_alltoallw_init",
-    "Neighbor_allgather", "Ineighbor_allgather", "Neighbor_allgather_init"};
 
 static int len(const int *l) { int n = 0; while (n < MAXDEG && l[n] >= 0) n++; return n; }
 
@@ -90,44 +68,12 @@ int main(int argc, char **argv) {
         MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, ind, src, MPI_UNWEIGHTED, outd, dst,
                                        MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &comm);
         for (f = 0; f < NFUNC; f++) {
-            int sbuf[MAXDEG], rbuf[MAXDEG], cnt[MAXDEG], idispl[MAXDEG], ok = 1;
-            MPI_Aint bdispl[MAXDEG];
-            MPI_Datatype types[MAXDEG];
-            MPI_Request req = MPI_REQUEST_NULL;
+            int rbuf[FORMS_MAXDEG], ok = 1;
             char msg[200] = "";
-            int ag = f >= AG;
-#ifndef HAVE_INIT
-            if (f == A2A_INIT || f == A2AV_INIT || f == A2AW_INIT || f == AG_INIT) continue;
-#endif
+            int ag = is_allgather(f);
+            if (!form_available(f)) continue;
             if (!rank) { printf("%-12s %-24s ", g->name, fname[f]); fflush(stdout); }
-            for (i = 0; i < MAXDEG; i++) {
-                sbuf[i] = ag ? 100 * rank + 1 : 100 * rank + i + 1;
-                rbuf[i] = -1; cnt[i] = 1; idispl[i] = i;
-                bdispl[i] = i * (MPI_Aint)sizeof(int); types[i] = MPI_INT;
-            }
-            switch (f) {
-            case A2A: MPI_Neighbor_alltoall(sbuf, 1, MPI_INT, rbuf, 1, MPI_INT, comm); break;
-            case A2AV: MPI_Neighbor_alltoallv(sbuf, cnt, idispl, MPI_INT, rbuf, cnt, idispl, MPI_INT, comm); break;
-            case A2AW: MPI_Neighbor_alltoallw(sbuf, cnt, bdispl, types, rbuf, cnt, bdispl, types, comm); break;
-            case IA2A: MPI_Ineighbor_alltoall(sbuf, 1, MPI_INT, rbuf, 1, MPI_INT, comm, &req); break;
-            case IA2AV: MPI_Ineighbor_alltoallv(sbuf, cnt, idispl, MPI_INT, rbuf, cnt, idispl, MPI_INT, comm, &req); break;
-            case IA2AW: MPI_Ineighbor_alltoallw(sbuf, cnt, bdispl, types, rbuf, cnt, bdispl, types, comm, &req); break;
-            case AG: MPI_Neighbor_allgather(sbuf, 1, MPI_INT, rbuf, 1, MPI_INT, comm); break;
-            case IAG: MPI_Ineighbor_allgather(sbuf, 1, MPI_INT, rbuf, 1, MPI_INT, comm, &req); break;
-#ifdef HAVE_INIT
-            case A2A_INIT: Neighbor_alltoall_init(sbuf, 1, MPI_INT, rbuf, 1, MPI_INT, comm, MPI_INFO_NULL, &req); break;
-            case A2AV_INIT: Neighbor_alltoallv_init(sbuf, cnt, idispl, MPI_INT, rbuf, cnt, idispl, MPI_INT, comm, MPI_INFO_NULL, &req); break;
-            case A2AW_INIT: Neighbor_alltoallw_init(sbuf, cnt, bdispl, types, rbuf, cnt, bdispl, types, comm, MPI_INFO_NULL, &req); break;
-            case AG_INIT: Neighbor_allgather_init(sbuf, 1, MPI_INT, rbuf, 1, MPI_INT, comm, MPI_INFO_NULL, &req); break;
-#endif
-            }
-            if (f == A2A_INIT || f == A2AV_INIT || f == A2AW_INIT || f == AG_INIT) {
-                MPI_Start(&req);
-                MPI_Wait(&req, MPI_STATUS_IGNORE);
-                MPI_Request_free(&req);
-            } else if (req != MPI_REQUEST_NULL) {
-                MPI_Wait(&req, MPI_STATUS_IGNORE);
-            }
+            run_form(f, rank, rbuf, comm);
             for (i = 0; i < ind; i++) ok &= rbuf[i] == expected(g, rank, i, ag);
             if (!ok) {
                 char *p = msg + sprintf(msg, "rank %d sources [", rank);

@@ -15,7 +15,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 dir=${1:-/tmp/mpi-defects}
 T=${T:-60} RUNS=${RUNS:-20} T4=${T4:-60} REPEAT=${REPEAT:-30} NP4=${NP4:-12}
-ONLY=${ONLY:-"dup_edges degree_mismatch persistent_completion pack_bottom proc_null_persistent dist_graph_create"}
+ONLY=${ONLY:-"dup_edges degree_mismatch persistent_completion pack_bottom proc_null_persistent cart_periodic dist_graph_create"}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 mkdir -p "$dir" || exit 1
 flags="-std=c99 -O1 -g -Wall -Wno-stringop-overflow -Wno-stringop-overread -Wno-format-truncation"
@@ -39,17 +39,18 @@ wrong=""
 row program MPI np outcome
 row ------- --- -- -------
 
-# programs 1-5, one line per case; degree_mismatch and persistent_completion run each case
+# programs 1-6, one line per case; degree_mismatch and persistent_completion run each case
 # in its own job, so that a hang or crash costs only that case
 graphs="chain out-star in-star mixed"
 functions="Neighbor_alltoall Neighbor_alltoallv Neighbor_alltoallw Ineighbor_alltoallw Neighbor_alltoallw_init"
 kinds="neighbor_alltoall/allgather_init Allreduce_init Send/Recv_init"
 methods="Waitall Waitany Testall Testany Waitsome Testsome"
-for spec in "dup_edges 3" "degree_mismatch 4" "persistent_completion 4" "pack_bottom 1" "proc_null_persistent 1"; do
+for spec in "dup_edges 3" "degree_mismatch 4" "persistent_completion 4" "pack_bottom 1" "proc_null_persistent 1" \
+            "cart_periodic 2"; do
   set -- $spec; p=$1 np=$2
   case " $ONLY " in *" $p "*) ;; *) continue;; esac
   case $p in
-    dup_edges|pack_bottom|proc_null_persistent) cases=("");;
+    dup_edges|pack_bottom|proc_null_persistent|cart_periodic) cases=("");;
     degree_mismatch) cases=(); for a in $graphs; do for b in $functions; do cases+=("$a $b"); done; done;;
     persistent_completion) cases=(); for a in $kinds; do for b in $methods; do cases+=("$a $b"); done; done;;
   esac

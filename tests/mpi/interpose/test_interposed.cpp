@@ -93,7 +93,8 @@ TEST_P(EveryTopology, EveryOperationAndFormMatchesTheReferenceModel) {
     const Graph graph = gather_topology(comm);
     for (Op op : neighbor_ops)
       for (Variant variant : all_variants) {
-        GraphCase exchange(op, variant, Sizes::per_edge, types, graph, world_rank(), seed);
+        GraphCase exchange(op, variant, Sizes::per_edge, types, graph, world_rank(), seed,
+                           GetParam() == Made::cart ? Pairing::cartesian : Pairing::kth_occurrence);
         run_all_forms(exchange, comm, (seed + static_cast<unsigned>(world_rank())) % 2 == 1, mpi_api);
       }
     MPI_Comm_free(&comm);
@@ -249,6 +250,42 @@ TEST(Report, KnownCalls) {
   ASSERT_EQ(MPI_Neighbor_alltoall(send, 1, MPI_INT, received, 1, MPI_INT, copy), MPI_SUCCESS);
   check("on the duplicate of a freed communicator");
   MPI_Comm_free(&copy);
+}
+
+// Issue 13's case: a 3-D Moore neighborhood (26 neighbors) listed by hand from an MPI_Cart_create
+// communicator's coordinates, made by MPI_Dist_graph_create_adjacent. The layer detects the stencil
+// at creation (the report says neighborhood=cartesian); results as the graph reference model says.
+// After KnownCalls, whose communicators the report numbers 1 and 2.
+TEST(Report, HandMadeMooreGraphIsCartesian) {
+  const Watchdog watchdog("HandMadeMooreGraphIsCartesian", deadline);
+  int dims[3] = {0, 0, 0}, periods[3] = {1, 1, 1}, coords[3] = {0, 0, 0};
+  MPI_Dims_create(world_size(), 3, dims);
+  MPI_Comm cart = MPI_COMM_NULL;
+  ASSERT_EQ(MPI_Cart_create(MPI_COMM_WORLD, 3, dims, periods, 0, &cart), MPI_SUCCESS);
+  MPI_Cart_coords(cart, world_rank(), 3, coords);
+  std::vector<int> sources, destinations;
+  for (int dx = -1; dx <= 1; ++dx)
+    for (int dy = -1; dy <= 1; ++dy)
+      for (int dz = -1; dz <= 1; ++dz) {
+        if (dx == 0 && dy == 0 && dz == 0) continue;
+        int to[3] = {coords[0] + dx, coords[1] + dy, coords[2] + dz}, from[3] = {coords[0] - dx, coords[1] - dy, coords[2] - dz};
+        destinations.push_back(0);
+        sources.push_back(0);
+        MPI_Cart_rank(cart, to, &destinations.back());
+        MPI_Cart_rank(cart, from, &sources.back());
+      }
+  MPI_Comm moore = MPI_COMM_NULL;
+  ASSERT_EQ(MPI_Dist_graph_create_adjacent(cart, 26, sources.data(), MPI_UNWEIGHTED, 26, destinations.data(),
+                                           MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &moore),
+            MPI_SUCCESS);
+  const Graph graph = gather_topology(moore);
+  const TestTypes types;
+  for (Op op : {Op::alltoall, Op::allgather}) {
+    GraphCase exchange(op, Variant::plain, Sizes::per_edge, types, graph, world_rank(), 3);
+    run_all_forms(exchange, moore, false, mpi_api);
+  }
+  MPI_Comm_free(&moore);
+  MPI_Comm_free(&cart);
 }
 
 }  // namespace

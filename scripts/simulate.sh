@@ -1,0 +1,165 @@
+#!/usr/bin/env bash
+# Runs cartcoll-bench under SimGrid's SMPI on a simulated cluster (bench/simulation/fat-tree-1024.xml:
+# 100 Gb/s links, 0.25 us per link, full-bisection two-level fat tree of 1024 single-process nodes)
+# at 64, 512 and 1024 simulated processes, with and without a per-message send overhead, and writes
+# results.csv, the tables and figures (bench/simulation/report.py) under bench/results/simulation-<date>;
+# docs/simulation.md only with --docs. See docs/simulation.md for the model and its traps.
+#
+#   bash scripts/simulate.sh [--procs LIST] [--overheads LIST] [--out DIR] [--budget S] [--only RE]
+#                            [--list] [--docs]
+#
+#   --procs LIST      comma-separated simulated process counts (default 64,512,1024; 4096 would need a
+#                     bigger platform and hours: SimGrid 3.32's run time grows 3-5x per doubling)
+#   --overheads LIST  per-message send overheads in microseconds (default 0.5,0)
+#   --out DIR         results directory (default bench/results/simulation-<date>)
+#   --budget S        start no step after S seconds of simulation (the rest are listed as not run)
+#   --only RE         run only the steps whose name matches the extended regular expression RE
+#   --sizes LIST      block sizes of every step instead of the grid's (e.g. 1 for a quick look)
+#   --list            print the steps and exit
+#   --docs            also rewrite docs/simulation.md's generated part from this run
+# Each step is one cartcoll-bench run (one operation, neighborhood and process count, three block
+# sizes, the implementations cart-trivial, cart-combining, cart-torus, cart-auto and the baseline
+# direct); the simulation is deterministic, so 3 repetitions after 1 warm-up suffice.
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+procs_list=64,512,1024
+overheads=0.5,0
+out=""
+budget=""
+only=""
+sizes=""
+list_only=0
+write_docs=0
+while (($#)); do
+  case $1 in
+    --procs) procs_list=$2; shift ;;
+    --overheads) overheads=$2; shift ;;
+    --out) out=$2; shift ;;
+    --budget) budget=$2; shift ;;
+    --only) only=$2; shift ;;
+    --sizes) sizes=$2; shift ;;
+    --list) list_only=1 ;;
+    --docs) write_docs=1 ;;
+    -h|--help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "simulate.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+  esac
+  shift
+done
+IFS=, read -r -a procs_counts <<<"$procs_list"
+IFS=, read -r -a overhead_values <<<"$overheads"
+platform=$repo/bench/simulation/fat-tree-1024.xml
+impls=cart-trivial,cart-combining,cart-torus,cart-auto,direct
+
+# ---------------------------------------------------------------------------------------------- the grid
+# A step: "procs|name|args". 000's experiments (section 4): box neighborhoods d = 2..5, n = 3 (and n = 4, 5
+# at d = 2, 3), first coordinate -1, m = 1, 10, 100 ints, alltoall, allgather, and alltoallv under 000's
+# size rule; 002's Moore 3 1. The simulator's cost grows with processes x messages per call, so the big
+# neighborhoods run at 64 processes only, and 512 and 1024 get the 3-D cases (the papers' 27-point
+# stencil) and the 2-D and 4-D n = 3 boxes.
+steps=()
+add() {
+  [ -n "$only" ] && ! [[ "$2" =~ $only ]] && return
+  steps+=("$1|$2|$3")
+}
+for p in "${procs_counts[@]}"; do
+  for op in alltoall allgather; do
+    add "$p" "$op moore-3-1" "--op $op --moore 3 1 --sizes 1,10,100"
+    add "$p" "$op box-3-3--1" "--op $op --box 3 3 -1 --sizes 1,10,100"
+    add "$p" "$op box-2-3--1" "--op $op --box 2 3 -1 --sizes 1,10,100"
+  done
+  add "$p" "alltoallv box-3-3--1 (000)" "--op alltoallv --box 3 3 -1 --size-rule 000 --sizes 1,10"
+  ((p > 512)) && continue
+  add "$p" "alltoall box-4-3--1" "--op alltoall --box 4 3 -1 --sizes 1,10,100"
+  ((p > 64)) && continue
+  for spec in "2 4" "2 5" "3 4" "3 5" "5 3"; do
+    add "$p" "alltoall box-${spec// /-}--1" "--op alltoall --box $spec -1 --sizes 1,10,100"
+  done
+  add "$p" "allgather box-4-3--1" "--op allgather --box 4 3 -1 --sizes 1,10,100"
+  add "$p" "allgather box-5-3--1" "--op allgather --box 5 3 -1 --sizes 1,10,100"
+  add "$p" "alltoallv box-4-3--1 (000)" "--op alltoallv --box 4 3 -1 --size-rule 000 --sizes 1,10"
+done
+
+if [ "$list_only" = 1 ]; then
+  for overhead in "${overhead_values[@]}"; do
+    for step in "${steps[@]}"; do
+      IFS='|' read -r p name args <<<"$step"
+      echo "o=$overhead us, p=$p: $name: cartcoll-bench $args --impl $impls"
+    done
+  done
+  echo "$((${#steps[@]} * ${#overhead_values[@]})) steps"
+  exit 0
+fi
+
+# ---------------------------------------------------------------------------------------------- set-up
+# SimGrid only where the simulation runs: the main suite does not depend on it.
+packages=(cmake ninja-build g++ libsimgrid-dev python3-matplotlib)  # libsimgrid-dev has smpicxx and smpirun
+install_dependencies
+out=${out:-$repo/bench/results/simulation-$(date +%Y-%m-%d)}
+mkdir -p "$out/steps"
+out=$(cd "$out" && pwd)
+build_dir=$repo/build/smpi
+echo "== building cartcoll-bench with smpicxx under ${build_dir#"$repo"/}"
+# The library static (SMPI privatizes each simulated process's globals by loading a copy of the
+# program, which a shared libcartcoll would escape); no tests or tools (they need MPI_Neighbor_*).
+if ! { cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=smpicxx \
+         -DCMAKE_C_COMPILER=smpicc -DBUILD_SHARED_LIBS=OFF -DCARTCOLL_BUILD_TESTS=OFF -DCARTCOLL_BUILD_TOOLS=OFF &&
+       cmake --build "$build_dir" -j "${SIMULATE_JOBS:-2}" --target cartcoll-bench; } >"$out/build.log" 2>&1; then
+  tail -n 40 "$out/build.log"
+  echo "build failed (see $out/build.log)"
+  exit 1
+fi
+bench=$build_dir/bench/cartcoll-bench
+hostfile=$out/hostfile.txt
+for ((i = 0; i < 1024; ++i)); do echo "node-$i"; done >"$hostfile"
+
+# The model (docs/simulation.md): network time from the platform as written (no SMPI correction
+# factors), no CPU time (the library's own instructions are free: only messages cost), a tree barrier
+# (the ompi selector; SMPI's default barrier is linear), no eager buffering (detached sends make the
+# simulator quadratic in the messages in flight, and are where SMPI 3.32 would charge smpi/or), and the
+# per-message overhead charged to the sender of every message (smpi/os for blocking and persistent,
+# smpi/ois for nonblocking sends).
+model=(--cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi --cfg=smpi/lat-factor:0:1
+       --cfg=smpi/bw-factor:0:1 --cfg=smpi/send-is-detached-thresh:0 --log=root.thresh:warning)
+
+# ---------------------------------------------------------------------------------------------- run
+results=$out/results.csv
+skipped=$out/skipped.txt
+rm -f "$results"
+: >"$skipped"
+total=$((${#steps[@]} * ${#overhead_values[@]}))
+index=0
+start=$SECONDS
+for step in "${steps[@]}"; do
+  IFS='|' read -r p name args <<<"$step"
+  for overhead in "${overhead_values[@]}"; do
+    index=$((index + 1))
+    label="smpi-fattree-o${overhead}us"
+    printf '[%d/%d] p=%d o=%s us %s ... ' "$index" "$total" "$p" "$overhead" "$name"
+    if [ -n "$budget" ] && ((SECONDS - start >= budget)); then
+      echo "not run (budget)"
+      echo "p=$p o=$overhead $name: not run (time budget of $budget s spent)" >>"$skipped"
+      continue
+    fi
+    seconds=$(awk -v o="$overhead" 'BEGIN { printf "%g", o * 1e-6 }')
+    step_csv=$out/steps/$(printf '%03d' "$index").csv
+    began=$SECONDS
+    [ -n "$sizes" ] && args=$(sed "s/--sizes [0-9,]*/--sizes $sizes/" <<<"$args")
+    read -r -a argv <<<"$args"
+    if smpirun -np "$p" -platform "$platform" -hostfile "$hostfile" "${model[@]}" \
+         "--cfg=smpi/os:0:$seconds:0" "--cfg=smpi/ois:0:$seconds:0" \
+         "$bench" "${argv[@]}" --impl "$impls" --reps 3 --warmup 1 --transport "$label" --pinning simulated \
+         --csv "$step_csv" >"${step_csv%.csv}.log" 2>&1 && [ -s "$step_csv" ]; then
+      if [ -s "$results" ]; then tail -n +2 "$step_csv" >>"$results"; else cat "$step_csv" >"$results"; fi
+      echo "ok ($((SECONDS - began)) s)"
+    else
+      echo "failed (see ${step_csv%.csv}.log)"
+      echo "p=$p o=$overhead $name: failed" >>"$skipped"
+    fi
+  done
+done
+elapsed=$((SECONDS - start))
+echo "== simulated in $elapsed s"
+[ -s "$results" ] || { echo "no results"; exit 1; }
+report_args=(--out "$out" --elapsed "$elapsed" --skipped "$skipped")
+[ "$write_docs" = 1 ] && report_args+=(--docs "$repo/docs/simulation.md")
+/usr/bin/python3 "$repo/bench/simulation/report.py" "$results" "${report_args[@]}"

@@ -1,0 +1,241 @@
+// Cartesian detection at CC_Dist_graph_create(_adjacent) (docs/neighbor.md, "Cartesian detection"):
+// Moore and von Neumann stencils in 2 and 3 dimensions, periodic or not, listed by hand in
+// rank-dependent orders over a communicator with a Cartesian naming (row- and column-major), an MPI
+// Cartesian topology, or none (MPI_Dims_create's grid), become Cartesian neighborhoods; graphs that
+// are not one stencil stay graphs. Every result is checked against the graph reference model, and
+// the choice is observed twice: the neighborhood the communicator carries, and a collective with
+// the `combining` planner forced (which serves no graph, so it fails where detection did nothing).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "../describe.hpp"
+#include "../support/cart_fixture.hpp"
+#include "../support/graph_case.hpp"
+#include "../support/graph_checks.hpp"
+#include "../support/handle_census.hpp"
+#include "../support/orders_and_leaks.hpp"
+#include "../support/watchdog.hpp"
+#include "cartcoll/cartesian_naming.hpp"
+#include "cartcoll/neighbor.h"
+#include "cartcoll/unified.h"
+#include "comm/state.hpp"
+#include "util/neighborhoods.hpp"
+
+using namespace support;
+using cartcoll::CartesianNaming;
+using cartcoll::DimOrder;
+using cartcoll::Graph;
+using cartcoll::Offsets;
+
+namespace {
+
+constexpr std::chrono::seconds deadline{120};
+
+// What the graph communicator is made from.
+enum class Parent { named, named_column_major, mpi_cart, unnamed };
+const char* name(Parent parent) {
+  static const char* names[] = {"CC_Cart_name", "CC_Cart_name (column-major)", "MPI_Cart_create", "no naming"};
+  return names[static_cast<int>(parent)];
+}
+
+// MPI_Dims_create's grid over all processes, every dimension periodic or none.
+CartesianNaming naming_for(int d, bool periodic, DimOrder order) {
+  std::vector<int> dims(static_cast<std::size_t>(d), 0);
+  MPI_Dims_create(world_size(), d, dims.data());
+  return CartesianNaming(dims, std::vector<bool>(dims.size(), periodic), order);
+}
+
+// A communicator over all processes that carries `naming` as the parent says (the caller frees it).
+MPI_Comm parent_for(Parent parent, const CartesianNaming& naming) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  const std::vector<int> dims(naming.dims().begin(), naming.dims().end());
+  std::vector<int> periods;
+  for (bool periodic : naming.periods()) periods.push_back(periodic ? 1 : 0);
+  const int d = naming.ndims();
+  switch (parent) {
+    case Parent::named:
+    case Parent::named_column_major: {
+      MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+      int size = 0;
+      const int order = naming.order() == DimOrder::row_major ? MPI_ORDER_C : MPI_ORDER_FORTRAN;
+      EXPECT_EQ(CC_Cart_name(comm, d, order, dims.data(), periods.data(), &size), MPI_SUCCESS);
+      break;
+    }
+    case Parent::mpi_cart: MPI_Cart_create(MPI_COMM_WORLD, d, dims.data(), periods.data(), 0, &comm); break;
+    case Parent::unnamed: MPI_Comm_dup(MPI_COMM_WORLD, &comm); break;
+  }
+  return comm;
+}
+
+// Every process's lists: destinations R + N[i], sources R - N[i] (those on the grid), each list
+// rotated by a rank-dependent amount, so that no two processes list their neighbors alike.
+Graph stencil_graph(const CartesianNaming& naming, const Offsets& offsets) {
+  Graph graph(naming.size());
+  for (int rank = 0; rank < naming.size(); ++rank) {
+    for (int i = 0; i < offsets.count(); ++i) {
+      if (const auto to = naming.relative_rank(rank, offsets[i], +1)) graph.destinations(rank).push_back(*to);
+      if (const auto from = naming.relative_rank(rank, offsets[i], -1)) graph.sources(rank).push_back(*from);
+    }
+    for (std::vector<int>* list : {&graph.destinations(rank), &graph.sources(rank)})
+      if (!list->empty())
+        std::rotate(list->begin(), list->begin() + static_cast<std::ptrdiff_t>(rank * 7 % list->size()), list->end());
+  }
+  return graph;
+}
+
+// CC_Dist_graph_create_adjacent over parent with this process's lists of graph.
+MPI_Comm graph_over(MPI_Comm parent, const Graph& graph, const std::string& algorithm = "", bool weighted = false) {
+  const int rank = world_rank();
+  const std::vector<int>& in = graph.sources(rank);
+  const std::vector<int>& out = graph.destinations(rank);
+  const std::vector<int> in_w(in.size(), 3), out_w(out.size(), 3);
+  auto weights = [weighted](const std::vector<int>& w) -> const int* {
+    if (!weighted) return MPI_UNWEIGHTED;
+    return w.empty() ? MPI_WEIGHTS_EMPTY : w.data();
+  };
+  const AlgorithmInfo info(algorithm);
+  MPI_Comm comm = MPI_COMM_NULL;
+  EXPECT_EQ(CC_Dist_graph_create_adjacent(parent, static_cast<int>(in.size()), in.data(), weights(in_w),
+                                          static_cast<int>(out.size()), out.data(), weights(out_w), info.get(), 0,
+                                          &comm),
+            MPI_SUCCESS);
+  return comm;
+}
+
+bool is_cartesian(MPI_Comm comm) {
+  const auto state = cartcoll::detail::find_state(comm);
+  return state != nullptr && state->neighborhood.kind() == cartcoll::NeighborhoodKind::cartesian;
+}
+
+// alltoall (a Cartesian planner under `auto`) and allgatherv (trivial: v calls may size edges
+// differently), blocking, nonblocking and persistent, against the graph reference model.
+void expect_reference_results(MPI_Comm comm, const Graph& graph) {
+  const TestTypes types;
+  for (Op op : {Op::alltoall, Op::allgatherv}) {
+    GraphCase exchange(op, Variant::plain, Sizes::per_edge, types, graph, world_rank(), 7);
+    run_all_forms(exchange, comm, false);
+  }
+}
+
+// The collectives `combining` serves, forced at creation: they run only on a Cartesian neighborhood.
+void expect_combining_runs(MPI_Comm parent, const Graph& graph) {
+  MPI_Comm comm = graph_over(parent, graph, "combining");
+  ASSERT_NE(comm, MPI_COMM_NULL);
+  const TestTypes types;
+  for (Op op : {Op::alltoall, Op::allgather}) {
+    GraphCase exchange(op, Variant::mixed_types, Sizes::per_edge, types, graph, world_rank(), 9);
+    run_all_forms(exchange, comm, true);
+    const auto state = cartcoll::detail::find_state(comm);
+    ASSERT_TRUE(state && state->last_run);
+    EXPECT_EQ(state->last_run->algorithm.name(), "combining");
+  }
+  MPI_Comm_free(&comm);
+}
+
+Offsets moore(int d) { return Offsets(d, cartcoll::neighborhoods::box(d, 3, -1, false)); }
+Offsets von_neumann(int d) { return Offsets(d, cartcoll::neighborhoods::cartesian_axes(d)); }
+
+struct Stencil {
+  int d;
+  bool periodic, moore;
+};
+
+// Every (d, periodicity, stencil) once, two per parent, each parent with one Moore neighborhood
+// (issue 13's: 3-D Moore over MPI_Cart_create).
+const Stencil stencils_of[4][2] = {{{2, true, true}, {3, false, false}},
+                                   {{3, false, true}, {2, true, false}},
+                                   {{3, true, true}, {2, false, false}},
+                                   {{2, false, true}, {3, true, false}}};
+
+class Stencils : public testing::TestWithParam<Parent> {};
+
+TEST_P(Stencils, AreDetectedAndMatchTheReferenceModel) {
+  const Watchdog watchdog(name(GetParam()), deadline);
+  const DimOrder order = GetParam() == Parent::named_column_major ? DimOrder::column_major : DimOrder::row_major;
+  for (const Stencil& stencil : stencils_of[static_cast<int>(GetParam())]) {
+    const Offsets offsets = stencil.moore ? moore(stencil.d) : von_neumann(stencil.d);
+    const CartesianNaming naming = naming_for(stencil.d, stencil.periodic, order);
+    SCOPED_TRACE(cartcoll::test::describe(naming.numbering(), offsets));
+    const Graph graph = stencil_graph(naming, offsets);
+    ASSERT_EQ(graph.inconsistency(), "");
+    MPI_Comm parent = parent_for(GetParam(), naming);
+    MPI_Comm comm = graph_over(parent, graph, "", stencil.d == 3);
+    // On a mesh too small for any process to have each neighbor on every side, the union of the
+    // processes' offsets is still the stencil: every case with an edge is detected.
+    const bool edges = graph.size() > 1 || stencil.periodic;
+    EXPECT_EQ(is_cartesian(comm), edges);
+    expect_reference_results(comm, graph);
+    if (edges && stencil.moore) expect_combining_runs(parent, graph);
+    MPI_Comm_free(&comm);
+    MPI_Comm_free(&parent);
+  }
+  expect_no_leaks();
+}
+
+INSTANTIATE_TEST_SUITE_P(Parents, Stencils,
+                         testing::Values(Parent::named, Parent::named_column_major, Parent::mpi_cart, Parent::unnamed),
+                         [](const auto& info) { return std::to_string(static_cast<int>(info.param)); });
+
+// The general form makes the same neighborhood from edges that other processes name.
+TEST(Detection, GeneralFormIsDetectedToo) {
+  const Watchdog watchdog("GeneralFormIsDetectedToo", deadline);
+  const CartesianNaming naming = naming_for(3, true, DimOrder::row_major);
+  const Graph graph = stencil_graph(naming, moore(3));
+  const int rank = world_rank();
+  const std::vector<int>& out = graph.destinations(rank);
+  const int sources[] = {rank}, degrees[] = {static_cast<int>(out.size())};
+  MPI_Comm comm = MPI_COMM_NULL;
+  ASSERT_EQ(CC_Dist_graph_create(MPI_COMM_WORLD, 1, sources, degrees, out.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
+                                 &comm),
+            MPI_SUCCESS);
+  EXPECT_TRUE(is_cartesian(comm));
+  expect_reference_results(comm, gather_topology(comm));
+  MPI_Comm_free(&comm);
+  expect_no_leaks();
+}
+
+// One process with an extra edge, or an edge repeated by one process only: no stencil, so the graph
+// planners run (and the results are still right); a naming on some processes only is no naming.
+TEST(Detection, GraphsThatAreNoStencilStayGraphs) {
+  const Watchdog watchdog("GraphsThatAreNoStencilStayGraphs", deadline);
+  const int p = world_size();
+  if (p < 2) GTEST_SKIP() << "one process's graph is always one stencil";
+  // On a torus (named, so that no mesh is guessed: on a line, 0 -> p-1 is an offset of its own).
+  const CartesianNaming naming = naming_for(2, true, DimOrder::row_major);
+  MPI_Comm torus = parent_for(Parent::named, naming);
+  Graph extra = stencil_graph(naming, von_neumann(2));
+  extra.destinations(0).push_back(p - 1);
+  extra.sources(p - 1).push_back(0);
+  Graph repeated = stencil_graph(naming, von_neumann(2));
+  const int target = repeated.destinations(1).front();
+  repeated.destinations(1).push_back(target);
+  repeated.sources(target).push_back(1);
+  for (const Graph* graph : {&extra, &repeated}) {
+    ASSERT_EQ(graph->inconsistency(), "");
+    MPI_Comm comm = graph_over(torus, *graph);
+    EXPECT_FALSE(is_cartesian(comm));
+    expect_reference_results(comm, *graph);
+    MPI_Comm_free(&comm);
+  }
+  MPI_Comm_free(&torus);
+  MPI_Comm some_named = MPI_COMM_NULL;
+  MPI_Comm_dup(MPI_COMM_WORLD, &some_named);
+  const Graph stencil = stencil_graph(naming, von_neumann(2));
+  if (world_rank() == 0) {
+    const int dims[] = {p}, periods[] = {1};
+    int size = 0;
+    CC_Cart_name(some_named, 1, MPI_ORDER_C, dims, periods, &size);
+  }
+  MPI_Comm comm = graph_over(some_named, stencil);
+  EXPECT_FALSE(is_cartesian(comm));
+  expect_reference_results(comm, stencil);
+  MPI_Comm_free(&comm);
+  MPI_Comm_free(&some_named);
+  expect_no_leaks();
+}
+
+}  // namespace
