@@ -9,8 +9,10 @@
 namespace cartcoll::detail {
 
 // Collective over `comm`, a private communicator (the sparse exchange probes it for any source):
-// every process runs its own protocol, all of them the same number of rounds. Returns what this
-// process sent; `seconds` is its wall time, waiting included.
+// every process runs its own protocol, all of them the same number of rounds. If the protocol throws
+// on any process, every process throws after the last round (the failing one its own error, the
+// others one of the same class), and none hangs. Returns what this process sent; `seconds` is its
+// wall time, waiting included.
 SetupTraffic run_over_mpi(MPI_Comm comm, RoundProtocol& protocol);
 
 }  // namespace cartcoll::detail

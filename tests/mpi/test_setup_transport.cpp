@@ -1,0 +1,111 @@
+// The MPI transport of the distributed set-up protocols (src/graph/mpi_transport.hpp): parcels arrive
+// in their round, ordered by sender, and a protocol that throws on one process is an error of the
+// same class on every process after the last round, never a hang; the communicator stays usable.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <new>
+#include <vector>
+
+#include "../support/watchdog.hpp"
+#include "cartcoll/error.hpp"
+#include "graph/mpi_transport.hpp"
+
+using cartcoll::Errc;
+using cartcoll::Error;
+using cartcoll::detail::Parcel;
+
+namespace {
+
+constexpr std::chrono::seconds deadline{60};
+
+// Every process sends {rank, round} to the next two ranks in every round and checks what it gets.
+// `failing_rank` throws `failure` in round `failing_round` (on the way out if `when_sending`, else
+// on the way in).
+class RingProtocol : public cartcoll::detail::RoundProtocol {
+ public:
+  RingProtocol(int rank, int size, int failing_rank, int failing_round, bool when_sending, void (*failure)())
+      : rank_(rank), size_(size), failing_rank_(failing_rank), failing_round_(failing_round),
+        when_sending_(when_sending), failure_(failure) {}
+  int rounds() const override { return 4; }
+  std::vector<Parcel> outgoing(int round) override {
+    fail_if(round, true);
+    return {Parcel{(rank_ + 1) % size_, {rank_, round}}, Parcel{(rank_ + 2) % size_, {rank_, round}}};
+  }
+  void incoming(int round, std::vector<Parcel> parcels) override {
+    fail_if(round, false);
+    std::vector<Parcel> expected{Parcel{(rank_ - 1 + size_) % size_, {}}, Parcel{(rank_ - 2 + 2 * size_) % size_, {}}};
+    std::sort(expected.begin(), expected.end(), [](const Parcel& a, const Parcel& b) { return a.peer < b.peer; });
+    // Once the failing process has failed, it sends nothing more: the others see fewer parcels.
+    if (failing_rank_ >= 0) std::erase_if(expected, [&](const Parcel& p) { return p.peer == failing_rank_; });
+    const bool failing_rank_sent = failing_rank_ >= 0 && parcels.size() > expected.size();
+    if (failing_rank_sent) return;  // before it failed: what it sent is checked in the healthy test
+    ASSERT_EQ(parcels.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      EXPECT_EQ(parcels[i].peer, expected[i].peer);
+      EXPECT_EQ(parcels[i].values, (std::vector<int>{expected[i].peer, round}));
+    }
+    ++rounds_heard;
+  }
+  int rounds_heard = 0;
+
+ private:
+  void fail_if(int round, bool sending) const {
+    if (rank_ == failing_rank_ && round == failing_round_ && sending == when_sending_) failure_();
+  }
+  int rank_, size_, failing_rank_, failing_round_;
+  bool when_sending_;
+  void (*failure_)();
+};
+
+struct World {
+  int rank = 0, size = 0;
+  MPI_Comm comm = MPI_COMM_NULL;
+  World() {
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+  }
+  ~World() { MPI_Comm_free(&comm); }
+};
+
+void throw_bad_count() { throw Error(Errc::count, "a protocol's own error"); }
+void throw_bad_alloc() { throw std::bad_alloc(); }
+
+// Runs a ring protocol that fails on the last rank and returns the error this process threw.
+Errc kind_thrown(const World& world, bool when_sending, int failing_round, void (*failure)()) {
+  RingProtocol protocol(world.rank, world.size, world.size - 1, failing_round, when_sending, failure);
+  try {
+    cartcoll::detail::run_over_mpi(world.comm, protocol);
+  } catch (const Error& error) {
+    return error.kind();
+  }
+  ADD_FAILURE() << "no process threw although the last rank's protocol failed";
+  return Errc::arg;
+}
+
+TEST(SetupTransport, ParcelsArriveInTheirRoundOrderedBySender) {
+  const support::Watchdog watchdog("ring protocol", deadline);
+  const World world;
+  RingProtocol protocol(world.rank, world.size, -1, 0, true, throw_bad_count);
+  const auto traffic = cartcoll::detail::run_over_mpi(world.comm, protocol);
+  EXPECT_EQ(protocol.rounds_heard, 4);
+  EXPECT_EQ(traffic.rounds, 4);
+  EXPECT_EQ(traffic.messages, 8);
+}
+
+TEST(SetupTransport, AFailureOnOneProcessIsAnErrorOfItsClassEverywhere) {
+  const support::Watchdog watchdog("failing ring protocols", deadline);
+  const World world;
+  EXPECT_EQ(kind_thrown(world, true, 1, throw_bad_count), Errc::count);
+  EXPECT_EQ(kind_thrown(world, false, 0, throw_bad_count), Errc::count);
+  EXPECT_EQ(kind_thrown(world, false, 3, throw_bad_alloc), Errc::no_memory);
+  // The communicator is clean afterwards: a whole protocol runs over it again.
+  RingProtocol protocol(world.rank, world.size, -1, 0, true, throw_bad_count);
+  cartcoll::detail::run_over_mpi(world.comm, protocol);
+  EXPECT_EQ(protocol.rounds_heard, 4);
+}
+
+}  // namespace
