@@ -140,9 +140,19 @@ Communicators::Communicators(const Options& options) {
   source_ranks_ = sources;
   destination_ranks_ = targets;
 #ifdef CARTCOLL_HAVE_MPI_NEIGHBOR_COLLECTIVES
-  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(sources.size()), sources.data(), MPI_UNWEIGHTED,
+  // On a Cartesian neighborhood the graph is made from an MPI Cartesian communicator, as stencil codes
+  // make theirs: with libcartcoll_mpi preloaded, mpi-neighbor then runs on the detected stencil.
+  MPI_Comm parent = MPI_COMM_WORLD;
+  if (!options.graph) {
+    std::vector<int> dims(static_cast<std::size_t>(options.d), 0);
+    MPI_Dims_create(p, options.d, dims.data());
+    const std::vector<int> periods(dims.size(), 1);
+    MPI_Cart_create(MPI_COMM_WORLD, options.d, dims.data(), periods.data(), 0, &parent);
+  }
+  MPI_Dist_graph_create_adjacent(parent, static_cast<int>(sources.size()), sources.data(), MPI_UNWEIGHTED,
                                  static_cast<int>(targets.size()), targets.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
                                  &graph_);
+  if (parent != MPI_COMM_WORLD) MPI_Comm_free(&parent);
 #endif
   MPI_Comm_dup(MPI_COMM_WORLD, &world_);
 }
