@@ -156,17 +156,4 @@ Neighborhood detected_or_graph(MPI_Comm parent, MPI_Comm graph, GraphNeighborhoo
   return Neighborhood(std::move(neighbors));
 }
 
-void attach_if_cartesian(MPI_Comm parent, MPI_Comm graph) {
-  Weights weights;
-  Neighborhood read = neighborhood_of_topology(graph, weights);
-  if (read.graph() == nullptr) throw Error(Errc::intern, "a distributed graph without a graph neighborhood");
-  const Settings settings = settings_of_environment();
-  Neighborhood neighborhood = detected_or_graph(parent, graph, *read.graph(), settings.algorithm);
-  if (neighborhood.kind() != NeighborhoodKind::cartesian) return;
-  int rank = 0;
-  check(MPI_Comm_rank(graph, &rank), "MPI_Comm_rank");
-  attach_state(graph, std::make_shared<CommState>(std::move(neighborhood), std::move(weights), rank,
-                                                  Origin::mpi_topology, settings, std::make_shared<LibraryComm>(graph)));
-}
-
 }  // namespace cartcoll::detail

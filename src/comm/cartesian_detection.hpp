@@ -17,9 +17,4 @@ namespace cartcoll::detail {
 // neighborhood; every process decides alike.
 Neighborhood detected_or_graph(MPI_Comm parent, MPI_Comm graph, GraphNeighborhood neighbors, Algorithm algorithm);
 
-// libcartcoll_mpi's MPI_Dist_graph_create(_adjacent), after MPI made `graph` from `parent`
-// (collective): where the graph is Cartesian, attaches the library's state now; else the state
-// comes at the first collective, as for any communicator MPI made.
-void attach_if_cartesian(MPI_Comm parent, MPI_Comm graph);
-
 }  // namespace cartcoll::detail

@@ -5,10 +5,10 @@
 #include <string>
 
 #include "../exec/mpi_check.hpp"
-#include "../graph/combining_setup.hpp"
-#include "../graph/mpi_transport.hpp"
 #include "cartcoll/error.hpp"
+#include "attach.hpp"
 #include "cartesian_detection.hpp"
+#include "combining_at_creation.hpp"
 #include "collective.hpp"
 #include "settings.hpp"
 #include "sparse_exchange.hpp"
@@ -113,17 +113,6 @@ void check_consistency(MPI_Comm comm, int rank, const GraphSpec& spec) {
 const int* weights_or_unweighted(const std::optional<std::vector<int>>& weights) {
   if (!weights) return MPI_UNWEIGHTED;
   return weights->empty() ? MPI_WEIGHTS_EMPTY : weights->data();
-}
-
-// graph-combining's set-up (003's pattern extraction and matching) over the new communicator, when
-// the agreed algorithm plans from it; `auto` never runs it (docs/graph-combining.md says why).
-std::shared_ptr<const CombiningPattern> combining_pattern(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors,
-                                                          const Settings& settings) {
-  if (settings.algorithm.is_automatic() || !settings.algorithm.planner().needs_setup) return nullptr;
-  CombiningSetup setup(GraphView{rank, neighbors.size, neighbors.sources, neighbors.destinations}, settings.combining);
-  const OwnedComm scratch(graph);
-  run_over_mpi(scratch.get(), setup);
-  return std::make_shared<const CombiningPattern>(setup.pattern());
 }
 
 // MPI makes the communicator; the neighbors are read back from it, in its ranks (reorder may have
@@ -251,6 +240,31 @@ MPI_Comm create_graph(MPI_Comm comm, const std::function<EdgeSpec()>& parse, MPI
   Settings settings = settings_at_creation(comm, arguments.algorithm, arguments.max_tag);
   settings.combining = arguments.combining;
   return make_graph(comm, adjacent_of(received, weighted), info, reorder, settings);
+}
+
+void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info) {
+  Settings settings = settings_of_environment();
+  std::optional<Error> error;
+  try {
+    settings.algorithm = effective_algorithm(info, Algorithm::automatic());
+    settings.combining = combining_parameters(info);
+  } catch (const Error& local) {
+    error = local;
+  }
+  const int must_match[] = {settings.algorithm.id(), settings.combining.threshold, settings.combining.steps};
+  agree(graph, error, must_match, Error(Errc::arg, "processes passed different algorithms or combining parameters"));
+  Weights weights;
+  Neighborhood read = neighborhood_of_topology(graph, weights);
+  if (read.graph() == nullptr) throw Error(Errc::intern, "a distributed graph without a graph neighborhood");
+  GraphNeighborhood neighbors = *read.graph();
+  int rank = 0;
+  check(MPI_Comm_rank(graph, &rank), "MPI_Comm_rank");
+  neighbors.pattern = combining_pattern(graph, rank, neighbors, settings);
+  const bool combined = neighbors.pattern != nullptr;
+  Neighborhood neighborhood = detected_or_graph(parent, graph, std::move(neighbors), settings.algorithm);
+  if (neighborhood.kind() != NeighborhoodKind::cartesian && !combined) return;
+  attach_state(graph, std::make_shared<CommState>(std::move(neighborhood), std::move(weights), rank,
+                                                  Origin::mpi_topology, settings, std::make_shared<LibraryComm>(graph)));
 }
 
 }  // namespace cartcoll::detail

@@ -35,4 +35,11 @@ struct EdgeSpec {
 // adjacent form, without the consistency check (consistent by construction).
 MPI_Comm create_graph(MPI_Comm comm, const std::function<EdgeSpec()>& parse, MPI_Info info, bool reorder);
 
+// libcartcoll_mpi's MPI_Dist_graph_create(_adjacent), after MPI made `graph` from `parent` with
+// `info` (collective): the processes agree on the algorithm and graph-combining's parameters
+// (environment, else info keys); where the graph is Cartesian (cartesian_detection.hpp) or the
+// algorithm needs graph-combining's set-up, which then runs, the library's state is attached now;
+// else it comes at the first collective, as for any communicator MPI made.
+void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info);
+
 }  // namespace cartcoll::detail
