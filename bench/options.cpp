@@ -36,9 +36,10 @@ namespace {
         "  buffers), direct (one Isend/Irecv per neighbor of the user's blocks, all at once: what MPI\n"
         "  libraries do, and the baseline where the MPI has no usable MPI_Neighbor_*, as SimGrid's SMPI).\n"
         "  Default: all. MPI's allgatherw is done as MPI_Neighbor_alltoallw of one block.\n"
-        "  On a GRAPH: cc-trivial cc-auto (each also -persistent: CC_Neighbor_* on CC_Dist_graph_create_adjacent\n"
-        "  communicators), mpi-neighbor, mpi-ineighbor, mpi-neighbor-persistent, ideal (one Isend/Irecv per\n"
-        "  edge), direct; every block has m elements (no size rule), allgatherw is not available.\n"
+        "  On a GRAPH: cc-trivial cc-graph-combining cc-auto (each also -persistent: CC_Neighbor_* on\n"
+        "  CC_Dist_graph_create_adjacent communicators), mpi-neighbor, mpi-ineighbor, mpi-neighbor-persistent,\n"
+        "  ideal (one Isend/Irecv per edge), direct; every block has m elements (no size rule), allgatherw is\n"
+        "  not available.\n"
         "Methodology: barrier before each repetition, time = max over ranks, implementations interleaved,\n"
         "  Tukey's rule (3 IQR) then median/min/max of the kept repetitions; messages and bytes per call are\n"
         "  the max over ranks seen by a PMPI counter in one extra call after the timing (for mpi-* rows,\n"
@@ -147,9 +148,9 @@ const std::vector<std::string>& cartesian_implementations() {
 }
 
 const std::vector<std::string>& graph_implementations() {
-  static const std::vector<std::string> names = {"cc-trivial", "cc-auto", "cc-trivial-persistent",
-                                                 "cc-auto-persistent", "mpi-neighbor", "mpi-ineighbor",
-                                                 "mpi-neighbor-persistent", "ideal", "direct"};
+  static const std::vector<std::string> names = {"cc-trivial", "cc-graph-combining", "cc-auto", "cc-trivial-persistent",
+                                                 "cc-graph-combining-persistent", "cc-auto-persistent", "mpi-neighbor",
+                                                 "mpi-ineighbor", "mpi-neighbor-persistent", "ideal", "direct"};
   return names;
 }
 

@@ -15,7 +15,7 @@ void complete(MPI_Request request) { ProgressEngine::instance().wait(request); }
 // (smpi/send-is-detached-thresh:0, which the simulation needs: docs/simulation.md): there the input
 // is passed as a copy.
 template <typename T>
-void allreduce_max_of(MPI_Comm comm, std::span<T> values, MPI_Datatype type) {
+void allreduce_of(MPI_Comm comm, std::span<T> values, MPI_Datatype type, MPI_Op op) {
 #ifdef CARTCOLL_MPI_IS_SMPI
   const std::vector<T> input(values.begin(), values.end());
   const void* send = input.data();
@@ -23,16 +23,18 @@ void allreduce_max_of(MPI_Comm comm, std::span<T> values, MPI_Datatype type) {
   const void* send = MPI_IN_PLACE;
 #endif
   MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Iallreduce(send, values.data(), static_cast<int>(values.size()), type, MPI_MAX, comm, &request),
+  check(MPI_Iallreduce(send, values.data(), static_cast<int>(values.size()), type, op, comm, &request),
         "MPI_Iallreduce");
   complete(request);
 }
 
 }  // namespace
 
-void allreduce_max(MPI_Comm comm, std::span<int> values) { allreduce_max_of(comm, values, MPI_INT); }
+void allreduce_max(MPI_Comm comm, std::span<int> values) { allreduce_of(comm, values, MPI_INT, MPI_MAX); }
 
-void allreduce_max(MPI_Comm comm, std::span<double> values) { allreduce_max_of(comm, values, MPI_DOUBLE); }
+void allreduce_max(MPI_Comm comm, std::span<double> values) { allreduce_of(comm, values, MPI_DOUBLE, MPI_MAX); }
+
+void allreduce_sum(MPI_Comm comm, std::span<long long> values) { allreduce_of(comm, values, MPI_LONG_LONG, MPI_SUM); }
 
 void broadcast(MPI_Comm comm, std::span<int> values, int root) {
   MPI_Request request = MPI_REQUEST_NULL;

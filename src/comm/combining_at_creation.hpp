@@ -1,20 +1,22 @@
 #pragma once
-// graph-combining's set-up (003's pattern extraction and matching, src/graph/combining_setup.hpp)
-// over a distributed-graph communicator just made: at CC_Dist_graph_create(_adjacent), and through
-// libcartcoll_mpi at MPI_Dist_graph_create(_adjacent).
+// What a distributed-graph communicator just made runs on (at CC_Dist_graph_create(_adjacent), and
+// through libcartcoll_mpi at MPI_Dist_graph_create(_adjacent)): the Cartesian neighborhood detection
+// finds (cartesian_detection.hpp), else the graph with graph-combining's set-up (003's pattern
+// extraction and matching, src/graph/combining_setup.hpp) where the agreed algorithm needs it or
+// `auto` may gain from it, and `auto`'s agreed verdict.
 #include <mpi.h>
-
-#include <memory>
 
 #include "neighborhood.hpp"
 #include "settings.hpp"
 
 namespace cartcoll::detail {
 
-// Collective over `graph` (this process is `rank` there, with `neighbors`): the set-up's result when
-// the agreed algorithm plans from it, else nullptr without communicating. `settings` must be equal
-// on every process. `auto` never runs it (docs/graph-combining.md says why).
-std::shared_ptr<const CombiningPattern> combining_pattern(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors,
-                                                          const Settings& settings);
+// Collective over `graph`, made from `parent` (this process is `rank` in `graph`, with `neighbors`);
+// `settings` must be equal on every process. Under `auto` the set-up runs only where processes have
+// on average at least 2Θ single out-neighbors (one allreduce decides), and `auto` then runs graph-combining
+// for a collective where the cost model (CARTCOLL_PROFILE, else the default) predicts it faster at
+// one element per block for the slowest process (one more allreduce). docs/graph-combining.md.
+Neighborhood neighborhood_at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighborhood neighbors,
+                                      const Settings& settings);
 
 }  // namespace cartcoll::detail

@@ -139,8 +139,7 @@ MPI_Comm make_graph(MPI_Comm comm, const GraphSpec& spec, MPI_Info info, bool re
     check(MPI_Comm_rank(graph, &rank), "MPI_Comm_rank");
     check(MPI_Comm_size(graph, &size), "MPI_Comm_size");
     neighbors.size = size;
-    neighbors.pattern = combining_pattern(graph, rank, neighbors, settings);
-    Neighborhood neighborhood = detected_or_graph(comm, graph, std::move(neighbors), settings.algorithm);
+    Neighborhood neighborhood = neighborhood_at_creation(comm, graph, rank, std::move(neighbors), settings);
     attach_state(graph, std::make_shared<CommState>(std::move(neighborhood), std::move(weights), rank,
                                                     Origin::graph_create, settings, std::make_shared<LibraryComm>(graph)));
   } catch (...) {
@@ -259,9 +258,8 @@ void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info) {
   GraphNeighborhood neighbors = *read.graph();
   int rank = 0;
   check(MPI_Comm_rank(graph, &rank), "MPI_Comm_rank");
-  neighbors.pattern = combining_pattern(graph, rank, neighbors, settings);
-  const bool combined = neighbors.pattern != nullptr;
-  Neighborhood neighborhood = detected_or_graph(parent, graph, std::move(neighbors), settings.algorithm);
+  Neighborhood neighborhood = neighborhood_at_creation(parent, graph, rank, std::move(neighbors), settings);
+  const bool combined = neighborhood.graph() != nullptr && neighborhood.graph()->pattern != nullptr;
   if (neighborhood.kind() != NeighborhoodKind::cartesian && !combined) return;
   attach_state(graph, std::make_shared<CommState>(std::move(neighborhood), std::move(weights), rank,
                                                   Origin::mpi_topology, settings, std::make_shared<LibraryComm>(graph)));

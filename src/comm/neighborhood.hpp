@@ -1,6 +1,7 @@
 #pragma once
 // What a communicator's collectives exchange over: a Cartesian neighborhood (grid and offsets) or a
 // distributed graph, as this process sees it, with the planning that depends on which.
+#include <array>
 #include <memory>
 #include <optional>
 #include <variant>
@@ -20,6 +21,9 @@ struct GraphNeighborhood {
   std::vector<int> sources, destinations;  // no_process for MPI_PROC_NULL
   // graph-combining's set-up result for this process, where it ran (at creation); shared by duplicates.
   std::shared_ptr<const CombiningPattern> pattern = nullptr;
+  // Under `auto`, where the set-up ran: what `auto` runs for alltoall ([0]) and allgather ([1]),
+  // graph-combining or trivial, agreed at creation (combining_at_creation.hpp).
+  std::optional<std::array<Algorithm, 2>> auto_choice = std::nullopt;
 };
 
 struct CartesianNeighborhood {

@@ -89,6 +89,11 @@ int size_class(long long received) {
 Algorithm resolve_algorithm(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
                             bool may_communicate) {
   if (!requested.is_automatic()) return requested;
+  // On a graph where graph-combining's set-up ran, the verdict agreed at creation: a choice by the
+  // call's sizes could differ between processes, whose block sizes MPI lets differ on a graph, and
+  // friends must run the same schedule.
+  if (const GraphNeighborhood* graph = state.neighborhood.graph(); graph != nullptr && graph->auto_choice)
+    return (*graph->auto_choice)[layout.collective == Collective::alltoall ? 0 : 1];
   const auto candidates = auto_candidates(layout.collective, state.neighborhood.kind());
   if (candidates.size() == 1) return candidates.front();  // nothing to choose, nothing to agree on
   if (state.settings.profile) return cheapest_by_model(state, *state.settings.profile, layout);

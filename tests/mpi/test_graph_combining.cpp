@@ -5,7 +5,11 @@
 // drop where processes share out-neighbors; bad parameters are an info-value error everywhere.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <unistd.h>
+#include <fstream>
 #include <cstdlib>
 #include <random>
 #include <string>
@@ -200,6 +204,80 @@ TEST(GraphCombining, BadParametersAreInfoValueErrors) {
     expect_everywhere(code, MPI_ERR_ARG, &comm);
   }
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
+
+// A cost-model file for CARTCOLL_PROFILE in which a message costs 100 times a phase, so that saving
+// messages pays whatever the phase: `auto`'s verdict is then plain to see (rank 0 reads it).
+class ExpensiveMessages {
+ public:
+  ExpensiveMessages() : path_("/tmp/cartcoll-test-profile-" + std::to_string(getppid())) {
+    if (world_rank() == 0) std::ofstream(path_) << "1e-6 1e-4 1e-9\n";
+    MPI_Barrier(MPI_COMM_WORLD);
+    setenv("CARTCOLL_PROFILE", path_.c_str(), 1);
+  }
+  ~ExpensiveMessages() {
+    unsetenv("CARTCOLL_PROFILE");
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (world_rank() == 0) std::remove(path_.c_str());
+  }
+
+ private:
+  std::string path_;
+};
+
+// Under `auto`, the set-up runs where processes have on average 2Θ = 8 single out-neighbors (the
+// dense graph from 12 processes on, whatever its random repeated edges) and `auto` then combines
+// where the model says it pays: fewer messages for allgather and alltoall, every operation and form
+// exact. Up to 8 processes nothing changes.
+TEST(GraphCombining, AutoCombinesWhereTheModelSaysItPays) {
+  const Watchdog watchdog("auto and graph-combining", deadline);
+  const ExpensiveMessages profile;
+  const Graph graph = dense_graph(17);
+  MPI_Comm comm = create_adjacent(graph, MPI_INFO_NULL);
+  ASSERT_NE(comm, MPI_COMM_NULL);
+  const std::vector<int>& sources = graph.sources(world_rank());
+  const int count = static_cast<int>(graph.destinations(world_rank()).size());
+  std::vector<int> send(static_cast<std::size_t>(std::max(count, 1)), 3000 + world_rank()), recv(sources.size() + 1, -1);
+  const long long gathered = messages_everywhere([&] {
+    ASSERT_EQ(CC_Neighbor_allgather(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, comm), MPI_SUCCESS);
+  });
+  const long long exchanged = messages_everywhere([&] {
+    ASSERT_EQ(CC_Neighbor_alltoall(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, comm), MPI_SUCCESS);
+  });
+  for (std::size_t i = 0; i < sources.size(); ++i) EXPECT_EQ(recv[i], 3000 + sources[i]) << "block " << i;
+  if (world_size() >= 12) {  // the random graph's repeated edges leave at least 8 single ones
+    EXPECT_LT(gathered, direct_messages(graph));
+    EXPECT_LT(exchanged, direct_messages(graph));
+  } else if (world_size() <= 8) {  // at most 7 out-neighbors each: no set-up
+    EXPECT_EQ(gathered, direct_messages(graph));
+    EXPECT_EQ(exchanged, direct_messages(graph));
+  }
+  every_operation_and_form(comm, 17);
+  MPI_Comm_free(&comm);
+  expect_no_leaks();
+}
+
+// On a graph where no process has 2Θ single out-neighbors (a ring with chords: 3 each), `auto` runs
+// no set-up: creating the communicator sends exactly the messages it sends with `trivial` forced.
+TEST(GraphCombining, AutoRunsNoSetUpOnSparseGraphs) {
+  const Watchdog watchdog("auto without set-up", deadline);
+  const int p = world_size();
+  Graph graph(p);
+  for (int from = 0; from < p; ++from)
+    for (int step : {1, 2, 5}) {
+      graph.destinations(from).push_back((from + step) % p);
+      graph.sources((from + step) % p).push_back(from);
+    }
+  const AlgorithmInfo trivial("trivial");
+  auto messages_to_create = [&](MPI_Info info) {
+    MPI_Comm comm = MPI_COMM_NULL;
+    const long long messages = messages_everywhere([&] { comm = create_adjacent(graph, info); });
+    MPI_Comm_free(&comm);
+    return messages;
+  };
+  EXPECT_EQ(messages_to_create(MPI_INFO_NULL), messages_to_create(trivial.get()));
+  expect_no_leaks();
 }
 
 }  // namespace
