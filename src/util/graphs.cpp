@@ -27,6 +27,13 @@ std::uint64_t below(std::mt19937_64& rng, std::uint64_t n) {
     if (const std::uint64_t x = rng(); x < limit) return x % n;
 }
 
+// `count` distinct values of `pool`, uniformly: the first `count` places of a partial Fisher-Yates.
+std::vector<int> sample(std::mt19937_64& rng, std::vector<int> pool, std::size_t count) {
+  for (std::size_t k = 0; k < count; ++k) std::swap(pool[k], pool[k + below(rng, pool.size() - k)]);
+  pool.resize(count);
+  return pool;
+}
+
 std::string fixed(double value) {
   std::ostringstream out;
   out << value;
@@ -53,10 +60,29 @@ EdgeList random_degree(int size, int degree, std::uint64_t seed) {
   for (int from = 0; from < size; ++from) {
     std::iota(others.begin(), others.end(), 0);
     for (int& rank : others) rank += rank >= from ? 1 : 0;  // every rank but `from`
-    for (int k = 0; k < degree; ++k) {  // a partial Fisher-Yates shuffle
-      const auto pick = static_cast<std::size_t>(k) + below(rng, others.size() - static_cast<std::size_t>(k));
-      std::swap(others[static_cast<std::size_t>(k)], others[pick]);
-      graph.edges.emplace_back(from, others[static_cast<std::size_t>(k)]);
+    for (int to : sample(rng, others, static_cast<std::size_t>(degree))) graph.edges.emplace_back(from, to);
+  }
+  return graph;
+}
+
+EdgeList overlap_graph(int size, int degree, double overlap, std::uint64_t seed) {
+  EdgeList graph{size, {}, "overlap-" + std::to_string(size) + "-" + std::to_string(degree) + "-" + fixed(overlap),
+                 "random p=" + std::to_string(size) + " out-degree=" + std::to_string(degree) + ", groups of " +
+                     std::to_string(overlap_group) + " sharing " + fixed(overlap) + " of it"};
+  std::mt19937_64 rng(seed);
+  const auto shared_count = static_cast<std::size_t>(std::lround(overlap * degree));
+  for (int first = 0; first < size; first += overlap_group) {
+    const int end = std::min(size, first + overlap_group);
+    std::vector<int> outside;  // the shared out-neighbors are drawn outside the group: no self edges
+    for (int rank = 0; rank < size; ++rank)
+      if (rank < first || rank >= end) outside.push_back(rank);
+    const std::vector<int> shared = sample(rng, outside, std::min(shared_count, outside.size()));
+    for (int from = first; from < end; ++from) {
+      std::vector<int> rest;  // every rank but `from` and the shared ones
+      for (int rank = 0; rank < size; ++rank)
+        if (rank != from && std::find(shared.begin(), shared.end(), rank) == shared.end()) rest.push_back(rank);
+      for (int to : shared) graph.edges.emplace_back(from, to);
+      for (int to : sample(rng, rest, static_cast<std::size_t>(degree) - shared.size())) graph.edges.emplace_back(from, to);
     }
   }
   return graph;
@@ -148,7 +174,7 @@ std::optional<EdgeList> read_edge_file(const std::string& path, std::optional<in
 bool parse_graph(std::span<const std::string> args, std::size_t& i, EdgeList& out, std::string& error) {
   const std::string& option = args[i];
   if (option != "--graph-file" && option != "--erdos-renyi" && option != "--random-degree" &&
-      option != "--moore-graph" && option != "--von-neumann-graph")
+      option != "--overlap-graph" && option != "--moore-graph" && option != "--von-neumann-graph")
     return false;
   auto next = [&]() -> std::optional<std::string> {
     if (i + 1 >= args.size()) return std::nullopt;
@@ -166,6 +192,19 @@ bool parse_graph(std::span<const std::string> args, std::size_t& i, EdgeList& ou
     return true;
   }
   const auto third = next();
+  if (option == "--overlap-graph") {
+    const auto fourth = next();
+    auto whole = [](const std::optional<std::string>& word) { return word ? cli::parse_int(*word).value_or(-1) : -1; };
+    const int size = whole(first), degree = whole(second), seed = whole(fourth);
+    const double overlap = third ? cli::parse_double(*third).value_or(-1.0) : -1.0;
+    if (size <= overlap_group || size > max_processes || degree < 0 || degree > size - overlap_group || overlap < 0 ||
+        overlap > 1 || seed < 0 || static_cast<long long>(degree) * size > max_edges)
+      error = "--overlap-graph takes P K OVERLAP SEED: P > " + std::to_string(overlap_group) + ", 0 <= K <= P - " +
+              std::to_string(overlap_group) + ", 0 <= OVERLAP <= 1, at most 2^26 edges";
+    else
+      out = overlap_graph(size, degree, overlap, static_cast<std::uint64_t>(seed));
+    return true;
+  }
   if (option == "--moore-graph" || option == "--von-neumann-graph") {
     auto value = [](const std::optional<std::string>& word) { return word ? cli::parse_int(*word).value_or(0) : 0; };
     const int size = value(first), dims = value(second), radius = value(third);
@@ -205,6 +244,8 @@ const char* usage() {
          "                           (0: the largest rank named plus one)\n"
          "  --erdos-renyi P DENSITY SEED  every ordered pair an edge with probability DENSITY\n"
          "  --random-degree P K SEED  every process sends to K distinct others, drawn uniformly\n"
+         "  --overlap-graph P K OVERLAP SEED  K distinct out-neighbors each; each group of 8 consecutive\n"
+         "                           processes shares round(OVERLAP x K) of them (drawn outside the group)\n"
          "  --moore-graph P D R      003's Moore neighborhood (Chebyshev distance <= R) on a D-dimensional torus\n"
          "  --von-neumann-graph P D R  the von Neumann one (Manhattan distance <= R), as plain graphs\n";
 }

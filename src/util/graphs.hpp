@@ -24,6 +24,11 @@ struct EdgeList {
 EdgeList erdos_renyi(int size, double density, std::uint64_t seed);
 // Every process sends to `degree` distinct other processes, drawn uniformly.
 EdgeList random_degree(int size, int degree, std::uint64_t seed);
+// Tunable common-neighbor overlap (friends for graph-combining): every process sends to `degree`
+// distinct others; the processes of each group of `overlap_group` consecutive ranks share
+// round(overlap x degree) of them, drawn outside the group, and draw the rest on their own.
+inline constexpr int overlap_group = 8;
+EdgeList overlap_graph(int size, int degree, double overlap, std::uint64_t seed);
 // 003's Moore neighborhood (every process within Chebyshev distance `radius`, itself excluded) or, if
 // !moore, the von Neumann one (Manhattan distance), on a torus of `size` processes in `dims`
 // dimensions as balanced as MPI_Dims_create makes them, given as a plain graph; offsets that wrap onto

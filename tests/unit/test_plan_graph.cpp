@@ -3,8 +3,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
@@ -26,6 +28,30 @@ TEST(GraphGenerators, RandomDegreeNamesDistinctOtherProcesses) {
   for (const auto& destinations : named) EXPECT_EQ(destinations.size(), 7u);
   EXPECT_EQ(graphs::random_degree(50, 7, 3).edges, graph.edges) << "the same seed, the same graph";
   EXPECT_NE(graphs::random_degree(50, 7, 4).edges, graph.edges);
+}
+
+// Every process names K distinct others; within each group of 8 consecutive processes every pair
+// shares at least round(OVERLAP x K) out-neighbors (more by chance); same seed, same graph.
+TEST(GraphGenerators, OverlapGraphSharesWhatItPromises) {
+  for (double overlap : {0.0, 0.5, 1.0}) {
+    const graphs::EdgeList graph = graphs::overlap_graph(61, 20, overlap, 5);
+    std::vector<std::set<int>> named(61);
+    for (const auto& [from, to] : graph.edges) {
+      EXPECT_NE(from, to);
+      EXPECT_TRUE(named[static_cast<std::size_t>(from)].insert(to).second) << "a repeated destination";
+    }
+    for (const auto& destinations : named) EXPECT_EQ(destinations.size(), 20u);
+    const auto promised = static_cast<std::size_t>(std::lround(overlap * 20));
+    for (std::size_t a = 0; a < 61; ++a)
+      for (std::size_t b = a + 1; b < 61 && b / graphs::overlap_group == a / graphs::overlap_group; ++b) {
+        std::vector<int> common;
+        std::set_intersection(named[a].begin(), named[a].end(), named[b].begin(), named[b].end(),
+                              std::back_inserter(common));
+        EXPECT_GE(common.size(), promised) << "processes " << a << " and " << b << ", overlap " << overlap;
+      }
+    EXPECT_EQ(graphs::overlap_graph(61, 20, overlap, 5).edges, graph.edges) << "the same seed, the same graph";
+  }
+  EXPECT_NE(graphs::overlap_graph(61, 20, 0.5, 6).edges, graphs::overlap_graph(61, 20, 0.5, 5).edges);
 }
 
 TEST(GraphGenerators, ErdosRenyiHasAboutTheDensityAsked) {
