@@ -1,7 +1,9 @@
 ! docs/neighbor.md's example in Fortran, with the `mpi` module, or with `mpi_f08` where F08 is
-! defined (MPI_Ineighbor_alltoall twice, completed by MPI_Waitany): rank 0 names destinations
-! (1, 1), rank 2 names (2, 1, 2), rank 1 lists sources (0, 2, 0); the k-th occurrence matches the
-! k-th. Aborts on a wrong block or index; needs 3 processes. (No MPI_Waitany over null requests:
+! defined (MPI_Ineighbor_alltoall twice, completed by MPI_Waitany; then MPI_Neighbor_alltoall,
+! MPI_Neighbor_allgather, MPI_Ineighbor_allgather completed by an MPI_Test loop and
+! MPI_Ineighbor_alltoallv completed by MPI_Waitall): rank 0 names destinations (1, 1), rank 2 names
+! (2, 1, 2), rank 1 lists sources (0, 2, 0); the k-th occurrence matches the k-th. Aborts on a
+! wrong block or index; needs 3 processes. (No MPI_Waitany over null requests:
 ! MPICH 4.0.2's `mpi` module returns MPI_UNDEFINED + 1 there.)
 program repeated_edges
 #ifdef F08
@@ -16,7 +18,8 @@ program repeated_edges
 #endif
   integer :: ierr, rank, i, k, index, indegree, outdegree
   integer :: sources(3), destinations(3), send(3), received(3, 2), expected(3)
-  logical :: seen(2)
+  integer :: gathered(3), ones(3), displs(3), mine
+  logical :: seen(2), done
   call MPI_Init(ierr)
   call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
   indegree = 0
@@ -54,6 +57,30 @@ program repeated_edges
   end do
   do k = 1, 2
     if (any(received(1:indegree, k) /= expected(1:indegree))) call fail('wrong block')
+  end do
+  received = -1
+  call MPI_Neighbor_alltoall(send, 1, MPI_INTEGER, received(1, 1), 1, MPI_INTEGER, comm, ierr)
+  if (any(received(1:indegree, 1) /= expected(1:indegree))) call fail('wrong block, blocking alltoall')
+  gathered = -1
+  call MPI_Neighbor_allgather(10 * rank + 7, 1, MPI_INTEGER, gathered, 1, MPI_INTEGER, comm, ierr)
+  if (any(gathered(1:indegree) /= 10 * sources(1:indegree) + 7)) call fail('wrong block, allgather')
+  gathered = -1
+  mine = 10 * rank + 8  ! a variable: the buffer of a nonblocking call must outlive the call
+  call MPI_Ineighbor_allgather(mine, 1, MPI_INTEGER, gathered, 1, MPI_INTEGER, comm, requests(1), ierr)
+  done = .false.
+  do while (.not. done)
+    call MPI_Test(requests(1), done, MPI_STATUS_IGNORE, ierr)
+  end do
+  if (any(gathered(1:indegree) /= 10 * sources(1:indegree) + 8)) call fail('wrong block, ineighbor_allgather')
+  ones = 1
+  displs = (/0, 1, 2/)
+  received = -1
+  call MPI_Ineighbor_alltoallv(send, ones, displs, MPI_INTEGER, received(1, 2), ones, displs, MPI_INTEGER, comm, &
+                               requests(1), ierr)
+  call MPI_Ineighbor_alltoall(send, 1, MPI_INTEGER, received(1, 1), 1, MPI_INTEGER, comm, requests(2), ierr)
+  call MPI_Waitall(2, requests, MPI_STATUSES_IGNORE, ierr)
+  do k = 1, 2
+    if (any(received(1:indegree, k) /= expected(1:indegree))) call fail('wrong block, waitall')
   end do
   call MPI_Comm_free(comm, ierr)
   if (rank == 0) print '(A)', 'repeated_edges: ok'
