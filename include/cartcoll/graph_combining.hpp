@@ -16,23 +16,38 @@ struct CombiningParameters {
   int steps = 16;           // matching steps: a process has at most one friend per step
   int candidates = 8;       // the best friends a process proposes to in one step
   int matching_rounds = 6;  // proposal rounds per step (Hoepman-style: mutual proposals pair)
+  // The most phases a schedule may have (at least 2). 2 is 003's combining: a block is forwarded
+  // at most once. More allows cumulative combining (003's future work): a carrier keeps an
+  // onloaded out-neighbor while the bundle it carries there is complete before the last phase but
+  // one, so that the bundle can be handed on in a later step.
+  int phases = 2;
 };
 
-// Error(Errc::info_value) unless threshold >= 2, steps >= 0, candidates >= 1, matching_rounds >= 1.
+// Error(Errc::info_value) unless threshold >= 2, steps >= 0, candidates >= 1, matching_rounds >= 1
+// and phases >= 2.
 CARTCOLL_API void validate(const CombiningParameters& parameters);
 
-// One step in which this process has a friend: of their common out-neighbors (sorted by rank), the
-// process sends both blocks to `onloaded`, the friend to `offloaded`.
+// One step in which this process has a friend: of their common active out-neighbors (sorted by
+// rank), the process carries both bundles to `onloaded`, the friend to `offloaded`. A bundle is the
+// list of origins whose blocks for that out-neighbor a process carries: itself, then what earlier
+// steps handed it (only itself without cumulative combining). carried[k]: the friend's bundle for
+// onloaded[k], which it hands over in this step's exchange, in phase `receive_phase` of the
+// schedule (the first phase after the friend received the last block it hands over; 0 when it
+// hands over only its own blocks).
 struct CombiningStep {
   int step = 0;
   int partner = 0;
   std::vector<int> onloaded, offloaded;
+  std::vector<std::vector<int>> carried;
+  int receive_phase = 0;
 };
 
-// A combined message this process receives: from `carrier`, the carrier's block then `partner`'s.
+// A combined message this process receives, in phase `phase` of the schedule: from `carrier`, the
+// blocks of `origins` in this order (the carrier's own first).
 struct CombinedArrival {
   int carrier = 0;
-  int partner = 0;
+  std::vector<int> origins;
+  int phase = 1;
 };
 
 // One process's result of the set-up. Only edges that occur once between two different processes

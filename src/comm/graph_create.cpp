@@ -79,7 +79,7 @@ Arguments<Spec> read_arguments(MPI_Comm comm, MPI_Info info, const Parse& parse,
 template <typename Spec>
 void agree_on_arguments(MPI_Comm comm, const Arguments<Spec>& arguments, bool weighted) {
   const int must_match[] = {arguments.algorithm.id(), arguments.max_tag, weighted ? 1 : 0,
-                            arguments.combining.threshold, arguments.combining.steps};
+                            arguments.combining.threshold, arguments.combining.steps, arguments.combining.phases};
   agree(comm, arguments.error, must_match,
         Error(Errc::arg, "processes passed different algorithms, CARTCOLL_MAX_TAG, weighted and unweighted graphs "
                          "or combining parameters"));
@@ -250,7 +250,8 @@ void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info) {
   } catch (const Error& local) {
     error = local;
   }
-  const int must_match[] = {settings.algorithm.id(), settings.combining.threshold, settings.combining.steps};
+  const int must_match[] = {settings.algorithm.id(), settings.combining.threshold, settings.combining.steps,
+                            settings.combining.phases};
   agree(graph, error, must_match, Error(Errc::arg, "processes passed different algorithms or combining parameters"));
   Weights weights;
   Neighborhood read = neighborhood_of_topology(graph, weights);

@@ -67,6 +67,7 @@ CombiningParameters combining_parameters(MPI_Info info) {
   parameters.threshold =
       integer_setting(info, "CARTCOLL_COMBINING_THRESHOLD", "cartcoll_combining_threshold", parameters.threshold);
   parameters.steps = integer_setting(info, "CARTCOLL_COMBINING_STEPS", "cartcoll_combining_steps", parameters.steps);
+  parameters.phases = integer_setting(info, "CARTCOLL_COMBINING_PHASES", "cartcoll_combining_phases", parameters.phases);
   validate(parameters);
   return parameters;
 }

@@ -6,10 +6,16 @@
 //   `matching_rounds` rounds of friend matching (matching.hpp) among processes sharing >= Θ active
 //     out-neighbors, each considering its `candidates` best friends;
 //   1 notify round: a paired process splits the pair's common active out-neighbors (ascending; the
-//     lower rank keeps the first half, rounded up) and tells each one it keeps that it carries the
-//     friend's block too; these out-neighbors leave both processes' active sets, and carrier and
-//     friend leave the receiver's active in-neighbors.
+//     lower rank keeps the first half, rounded up), hands its friend its bundles for the friend's
+//     half (with the phase in which they will all be there), and tells each out-neighbor of that
+//     half that the friend carries its bundle now, from which phase on. The
+//     friend's half leaves a process's active set, and so does its own half where the bundle it
+//     now carries there could not be handed on within the agreed number of phases (always with
+//     2, 003's combining; cumulative combining with more). At the receiver the friend that handed
+//     over leaves the active in-set, and the carrier too in that case.
 // Only single edges (single_edges.hpp) are active to begin with.
+#include <map>
+
 #include "cartcoll/graph.hpp"
 #include "cartcoll/graph_combining.hpp"
 #include "common_neighbors.hpp"
@@ -26,23 +32,40 @@ class CombiningSetup final : public RoundProtocol {
   std::vector<Parcel> outgoing(int round) override;
   void incoming(int round, std::vector<Parcel> parcels) override;
 
-  const CombiningPattern& pattern() const noexcept { return pattern_; }
+  CombiningPattern pattern() const;
 
-  static constexpr int list = 1, left = 2, carries = 5;  // a parcel's first value (matching's are 3, 4)
+  // A parcel's first value (matching's are 3 and 4).
+  static constexpr int list = 1, left = 2, moved = 5, bundles = 6;
 
  private:
+  // Origins whose blocks go together, and the first phase in which they are all there (0: only
+  // the own block); by out-neighbor for the bundles this process carries, by carrier for arrivals.
+  struct Bundle {
+    std::vector<int> origins;
+    int phase = 0;
+  };
+
   int rounds_per_step() const { return parameters_.matching_rounds + 2; }
   std::vector<Parcel> send_lists(int step);
   void receive_lists(int step, std::vector<Parcel> parcels);
   std::vector<Parcel> pair_off(int step);
-  void receive_carried(const std::vector<Parcel>& parcels);
+  void receive_notifications(int step, const std::vector<Parcel>& parcels);
+  void receive_handover(int step, const Parcel& parcel);
+  void receive_moved(const Parcel& parcel);
+  void leave_in(int process);
+  void drop_out(int neighbor);
+  // A bundle complete in phase b can go to a friend in phase b and on to its receiver in phase b + 1.
+  bool can_hand_on(const Bundle& bundle) const { return bundle.phase + 1 < parameters_.phases; }
+  Bundle& bundle(int neighbor);
 
   int rank_;
   CombiningParameters parameters_;
   std::vector<int> active_out_, active_in_, left_in_;  // ascending; left_in_: since the last list round
   CommonNeighbors common_;
   FriendMatching matching_;
-  CombiningPattern pattern_;
+  std::map<int, Bundle> bundles_;   // by active out-neighbor, where more than this process
+  std::map<int, Bundle> arrivals_;  // by in-neighbor, where more than the carrier itself
+  CombiningPattern pattern_;        // its steps (the arrivals are arrivals_)
 };
 
 }  // namespace cartcoll::detail

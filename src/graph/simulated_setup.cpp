@@ -13,6 +13,7 @@ void validate(const CombiningParameters& parameters) {
   if (parameters.steps < 0) throw Error(Errc::info_value, "the number of combining steps must not be negative");
   if (parameters.candidates < 1 || parameters.matching_rounds < 1)
     throw Error(Errc::info_value, "friend matching needs at least one candidate and one round");
+  if (parameters.phases < 2) throw Error(Errc::info_value, "combining needs at least two phases");
 }
 
 SimulatedSetup simulate_combining_setup(const Graph& graph, const CombiningParameters& parameters) {

@@ -33,12 +33,16 @@ namespace {
 
 constexpr std::chrono::seconds deadline{240};
 
-// graph-combining with threshold Θ (2: a few processes have friends even on sparse graphs), two steps.
+// graph-combining with threshold Θ (2: a few processes have friends even on sparse graphs), two steps
+// (or more), at most two phases (003's combining) or more (cumulative combining).
 class CombiningInfo : public AlgorithmInfo {
  public:
-  explicit CombiningInfo(const std::string& threshold = "2") : AlgorithmInfo("graph-combining") {
+  explicit CombiningInfo(const std::string& threshold = "2", const std::string& steps = "2",
+                         const std::string& phases = "2")
+      : AlgorithmInfo("graph-combining") {
     set("cartcoll_combining_threshold", threshold);
-    set("cartcoll_combining_steps", "2");
+    set("cartcoll_combining_steps", steps);
+    set("cartcoll_combining_phases", phases);
   }
 };
 
@@ -107,6 +111,17 @@ TEST(GraphCombining, RandomGraphsEveryOperationAndForm) {
     MPI_Comm_free(&comm);
     expect_no_leaks();
   }
+}
+
+// Cumulative combining: pairs of pairs forward what they were handed, over up to four phases.
+TEST(GraphCombining, CumulativeCombiningEveryOperationAndForm) {
+  const Watchdog watchdog("cumulative graph-combining", deadline);
+  const CombiningInfo info("2", "4", "4");
+  MPI_Comm comm = create_adjacent(dense_graph(11), info.get());
+  ASSERT_NE(comm, MPI_COMM_NULL);
+  every_operation_and_form(comm, 11);
+  MPI_Comm_free(&comm);
+  expect_no_leaks();
 }
 
 // The allgather on the dense graph, counted by the PMPI census over all processes: one message per
@@ -196,12 +211,21 @@ TEST(GraphCombining, BadParametersAreInfoValueErrors) {
     MPI_Comm comm = create_adjacent(graph, info.get(), &code);
     expect_everywhere(code, MPI_ERR_INFO_VALUE, &comm);
   }
-  // Valid but different on one process: the agreement fails everywhere alike.
-  if (world_size() > 1) {
-    const CombiningInfo info(world_rank() == world_size() - 1 ? "3" : "4");
+  {
+    const CombiningInfo info("4", "2", "1");
     int code = MPI_SUCCESS;
     MPI_Comm comm = create_adjacent(graph, info.get(), &code);
-    expect_everywhere(code, MPI_ERR_ARG, &comm);
+    expect_everywhere(code, MPI_ERR_INFO_VALUE, &comm);
+  }
+  // Valid but different on one process: the agreement fails everywhere alike.
+  if (world_size() > 1) {
+    const bool last = world_rank() == world_size() - 1;
+    for (const auto& [threshold, phases] : {std::pair{last ? "3" : "4", "2"}, std::pair{"4", last ? "3" : "2"}}) {
+      const CombiningInfo info(threshold, "2", phases);
+      int code = MPI_SUCCESS;
+      MPI_Comm comm = create_adjacent(graph, info.get(), &code);
+      expect_everywhere(code, MPI_ERR_ARG, &comm);
+    }
   }
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }

@@ -43,7 +43,8 @@ struct Proof {
 
 // The set-up for every process, each process's schedule from its pattern, the simulator against the
 // reference model (and the reference model against the receiver-side definition).
-Proof prove_combining(const Graph& graph, Collective collective, const CombiningParameters& parameters) {
+Proof prove_combining(const Graph& graph, Collective collective, const CombiningParameters& parameters,
+                      int* most_phases = nullptr) {
   const SimulatedSetup setup = simulate_combining_setup(graph, parameters);
   Proof proof;
   std::vector<Schedule> schedules;
@@ -53,6 +54,7 @@ Proof prove_combining(const Graph& graph, Collective collective, const Combining
     view.pattern = &setup.patterns[static_cast<std::size_t>(rank)];
     schedules.push_back(plan(graph_combining, view, collective));
     proof.combined_messages += schedules.back().messages();
+    if (most_phases != nullptr) *most_phases = std::max(*most_phases, schedules.back().communication_phases());
   }
   const auto [send, recv] = regular_blocks(graph, collective, 3);
   const Blocks expected = reference::exchange(graph, collective, send, recv);
@@ -80,13 +82,14 @@ TEST(CombiningSetup, TwoProcessesSharingSixOutNeighborsSplitThem) {
   for (int n = 2; n < 8; ++n) {
     ASSERT_EQ(setup.patterns[static_cast<std::size_t>(n)].arrivals.size(), 1u);
     EXPECT_EQ(setup.patterns[static_cast<std::size_t>(n)].arrivals[0].carrier, n < 5 ? 0 : 1);
-    EXPECT_EQ(setup.patterns[static_cast<std::size_t>(n)].arrivals[0].partner, n < 5 ? 1 : 0);
+    EXPECT_EQ(setup.patterns[static_cast<std::size_t>(n)].arrivals[0].origins, n < 5 ? (std::vector<int>{0, 1}) : (std::vector<int>{1, 0}));
   }
+  EXPECT_EQ(setup.patterns[0].steps[0].carried, (std::vector<std::vector<int>>{{1}, {1}, {1}}));
   // 2 steps of 1 + 6 + 1 rounds; an out-neighbor sends its list to both (step 0), and then has no
   // active in-neighbor left to tell who left.
   EXPECT_EQ(setup.traffic[2].rounds, 16);
   EXPECT_EQ(setup.traffic[2].messages, 2);
-  EXPECT_EQ(setup.traffic[0].messages, 1 + 3) << "one proposal, three notifications";
+  EXPECT_EQ(setup.traffic[0].messages, 1 + 3 + 1) << "one proposal, three notifications, one handover";
   for (const Collective collective : {Collective::alltoall, Collective::allgather}) {
     const Proof proof = prove_combining(Graph::from_edges(8, edges), collective, {4, 2, 8, 6});
     EXPECT_TRUE(proof.result);
@@ -110,6 +113,7 @@ TEST(CombiningSetup, ParametersAreChecked) {
   EXPECT_TRUE(throws_error([&] { validate({1, 2, 8, 6}); }, Errc::info_value));
   EXPECT_TRUE(throws_error([&] { validate({4, -1, 8, 6}); }, Errc::info_value));
   EXPECT_TRUE(throws_error([&] { validate({4, 2, 0, 6}); }, Errc::info_value));
+  EXPECT_TRUE(throws_error([&] { validate({4, 2, 8, 6, 1}); }, Errc::info_value));
   validate({2, 0, 1, 1});
 }
 
@@ -140,6 +144,46 @@ TEST(CombiningSetup, IsDeterministic) {
   }
 }
 
+// Cumulative combining: two pairs that share out-neighbors pair again in step 1, and the carriers'
+// bundles (two origins each) travel on to half of the four processes' common out-neighbors, so each
+// of those receives one message with all four blocks, in the order the bundles were built, in the
+// phase after the exchange that completed them.
+TEST(CombiningSetup, CumulativePairsOfPairsCombineAgain) {
+  std::vector<std::pair<int, int>> edges;
+  for (int from = 0; from < 4; ++from)
+    for (int to = 4; to < 12; ++to) edges.emplace_back(from, to);
+  const Graph graph = Graph::from_edges(12, edges);
+  CombiningParameters parameters{4, 3, 8, 6, 3};
+  const SimulatedSetup setup = simulate_combining_setup(graph, parameters);
+  const CombiningPattern& first = setup.patterns[0];
+  ASSERT_EQ(first.steps.size(), 2u);
+  EXPECT_EQ(first.steps[0].partner, 1);
+  EXPECT_EQ(first.steps[0].onloaded, (std::vector<int>{4, 5, 6, 7}));
+  EXPECT_EQ(first.steps[1].partner, 2);
+  EXPECT_EQ(first.steps[1].onloaded, (std::vector<int>{4, 5}));
+  EXPECT_EQ(first.steps[1].carried, (std::vector<std::vector<int>>{{2, 3}, {2, 3}}));
+  EXPECT_EQ(first.steps[0].receive_phase, 0) << "own blocks are there from the start";
+  EXPECT_EQ(first.steps[1].receive_phase, 1) << "3's block reaches 2 in phase 0";
+  for (int n = 4; n < 12; ++n) {
+    const CombiningPattern& receiver = setup.patterns[static_cast<std::size_t>(n)];
+    ASSERT_EQ(receiver.arrivals.size(), 1u) << n;
+    EXPECT_EQ(receiver.arrivals[0].origins.size(), 4u) << n;
+  }
+  EXPECT_EQ(setup.patterns[4].arrivals[0].origins, (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(setup.patterns[4].arrivals[0].phase, 2);
+  for (const Collective collective : {Collective::alltoall, Collective::allgather}) {
+    int phases = 0;
+    const Proof proof = prove_combining(graph, collective, parameters, &phases);
+    EXPECT_TRUE(proof.result);
+    EXPECT_EQ(proof.direct_messages, 32);
+    EXPECT_EQ(proof.combined_messages, 4 + 4 + 8) << "two exchanges per process and one message per receiver";
+    EXPECT_EQ(phases, 3) << "step 0, step 1, the combined messages";
+    parameters.phases = 2;
+    EXPECT_EQ(prove_combining(graph, collective, parameters).combined_messages, 4 + 16);
+    parameters.phases = 3;
+  }
+}
+
 class CombiningProof : public ::testing::TestWithParam<Collective> {};
 
 // Random graphs with every kind of edge MPI allows; Θ = 2 so that small graphs combine at all.
@@ -149,7 +193,7 @@ TEST_P(CombiningProof, RandomGraphsWithRepeatedSelfAndAbsentEdges) {
   for (int trial = 0; trial < 200; ++trial) {
     const test::GraphShape shape{1 + trial % 23, 2 + trial % 11, trial % 3 == 0};
     const Graph graph = test::random_graph(rng, shape);
-    const Proof proof = prove_combining(graph, GetParam(), {2, 1 + trial % 4, 1 + trial % 5, 1 + trial % 3});
+    const Proof proof = prove_combining(graph, GetParam(), {2, 1 + trial % 4, 1 + trial % 5, 1 + trial % 3, 2 + trial % 4});
     ASSERT_TRUE(proof.result) << "trial " << trial << ", p = " << shape.size;
     saved += proof.direct_messages - proof.combined_messages;
   }
@@ -161,10 +205,12 @@ TEST_P(CombiningProof, ErdosRenyiAndStencilGraphs) {
   for (const graphs::EdgeList& edges :
        {graphs::erdos_renyi(256, 0.2, 1), graphs::erdos_renyi(300, 0.05, 2), graphs::stencil_graph(256, 2, 2, true),
         graphs::stencil_graph(216, 3, 1, true), graphs::stencil_graph(64, 2, 3, false), graphs::stencil_graph(12, 2, 2, true)}) {
-    const Proof proof = prove_combining(graph_of(edges), GetParam(), {});
-    ASSERT_TRUE(proof.result) << edges.description;
-    if (edges.size >= 64) {
-      EXPECT_LT(proof.combined_messages, proof.direct_messages) << edges.description;
+    for (const int phases : {2, 4, 16}) {
+      const Proof proof = prove_combining(graph_of(edges), GetParam(), {4, 16, 8, 6, phases});
+      ASSERT_TRUE(proof.result) << edges.description << ", at most " << phases << " phases";
+      if (edges.size >= 64) {
+        EXPECT_LT(proof.combined_messages, proof.direct_messages) << edges.description;
+      }
     }
   }
 }

@@ -103,13 +103,14 @@ std::string json_setup(const GraphFigures& figures) {
   const Means means = means_of(s.traffic);
   char text[600];
   std::snprintf(text, sizeof text,
-                "{\"threshold\":%d,\"steps\":%d,\"candidates\":%d,\"matching_rounds\":%d,\"rounds\":%d,"
+                "{\"threshold\":%d,\"steps\":%d,\"candidates\":%d,\"matching_rounds\":%d,\"phases\":%d,\"rounds\":%d,"
                 "\"mean_messages\":%.2f,\"max_messages\":%lld,\"mean_bytes\":%.1f,\"max_bytes\":%lld,"
                 "\"path_messages\":%lld,\"path_bytes\":%lld,\"path_compute_s\":%.6f,\"max_process_compute_s\":%.6f,"
                 "\"critical_path_s\":%.6f,\"simulated_wall_s\":%.3f}",
-                s.parameters.threshold, s.parameters.steps, s.parameters.candidates, s.parameters.matching_rounds, s.rounds,
-                means.messages, means.most_messages, means.bytes, means.most_bytes, s.path_messages, s.path_bytes,
-                s.path_compute, s.most_compute, s.critical_path(CostModel{}, figures.size), s.wall_seconds);
+                s.parameters.threshold, s.parameters.steps, s.parameters.candidates, s.parameters.matching_rounds,
+                s.parameters.phases, s.rounds, means.messages, means.most_messages, means.bytes, means.most_bytes,
+                s.path_messages, s.path_bytes, s.path_compute, s.most_compute, s.critical_path(CostModel{}, figures.size),
+                s.wall_seconds);
   return text;
 }
 
@@ -121,13 +122,13 @@ std::string setup_text(const GraphFigures& figures) {
   char text[1000];
   std::snprintf(text, sizeof text,
                 "\nset-up of the planners that need it (simulated transport): threshold %d, %d steps, %d candidates, "
-                "%d matching rounds\n  %d rounds; per process sent: %.1f messages (most %lld), %.0f bytes (most %lld)\n"
+                "%d matching rounds, at most %d phases\n  %d rounds; per process sent: %.1f messages (most %lld), %.0f bytes (most %lld)\n"
                 "  critical path: %lld messages, %lld bytes, %.4f s compute (CPU; the most one process computes in "
                 "all: %.4f s);\n  with latency %.0f us x ceil(log2 p) a round, %.1f us a message, %.1f ns a byte: %.4f s "
                 "(simulated in %.2f s)\n",
-                s.parameters.threshold, s.parameters.steps, s.parameters.candidates, s.parameters.matching_rounds, s.rounds,
-                means.messages, means.most_messages, means.bytes, means.most_bytes, s.path_messages, s.path_bytes,
-                s.path_compute, s.most_compute, model.latency * 1e6, model.per_message * 1e6, model.per_byte * 1e9,
+                s.parameters.threshold, s.parameters.steps, s.parameters.candidates, s.parameters.matching_rounds,
+                s.parameters.phases, s.rounds, means.messages, means.most_messages,
+                means.bytes, means.most_bytes, s.path_messages, s.path_bytes, s.path_compute, s.most_compute, model.latency * 1e6, model.per_message * 1e6, model.per_byte * 1e9,
                 s.critical_path(model, figures.size), s.wall_seconds);
   return text;
 }

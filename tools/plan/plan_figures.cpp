@@ -200,7 +200,7 @@ const char* usage() {
                   "NEIGHBORHOOD, exactly one of:\n") +
       cli::neighborhood_usage() + graphs::usage() + "  --json                   one JSON object instead of the table\n" +
       "For a graph, the set-up of graph-combining (docs/graph-combining.md):\n"
-      "  --threshold T --steps S --candidates K --matching-rounds R   its parameters\n"
+      "  --threshold T --steps S --candidates K --matching-rounds R --phases P   its parameters\n"
       "  --verify                 run every schedule in the simulator against the reference model\n";
   return text.c_str();
 }
@@ -212,6 +212,7 @@ int* combining_parameter(CombiningParameters& parameters, const std::string& opt
   if (option == "--steps") return &parameters.steps;
   if (option == "--candidates") return &parameters.candidates;
   if (option == "--matching-rounds") return &parameters.matching_rounds;
+  if (option == "--phases") return &parameters.phases;
   return nullptr;
 }
 
