@@ -54,7 +54,7 @@ Proof prove_combining(const Graph& graph, Collective collective, const Combining
     view.pattern = &setup.patterns[static_cast<std::size_t>(rank)];
     schedules.push_back(plan(graph_combining, view, collective));
     proof.combined_messages += schedules.back().messages();
-    if (most_phases != nullptr) *most_phases = std::max(*most_phases, schedules.back().communication_phases());
+    if (most_phases != nullptr) *most_phases = std::max(*most_phases, static_cast<int>(schedules.back().phases.size()));
   }
   const auto [send, recv] = regular_blocks(graph, collective, 3);
   const Blocks expected = reference::exchange(graph, collective, send, recv);
@@ -206,8 +206,10 @@ TEST_P(CombiningProof, ErdosRenyiAndStencilGraphs) {
        {graphs::erdos_renyi(256, 0.2, 1), graphs::erdos_renyi(300, 0.05, 2), graphs::stencil_graph(256, 2, 2, true),
         graphs::stencil_graph(216, 3, 1, true), graphs::stencil_graph(64, 2, 3, false), graphs::stencil_graph(12, 2, 2, true)}) {
     for (const int phases : {2, 4, 16}) {
-      const Proof proof = prove_combining(graph_of(edges), GetParam(), {4, 16, 8, 6, phases});
+      int most_phases = 0;
+      const Proof proof = prove_combining(graph_of(edges), GetParam(), {4, 16, 8, 6, phases}, &most_phases);
       ASSERT_TRUE(proof.result) << edges.description << ", at most " << phases << " phases";
+      EXPECT_LE(most_phases, phases) << edges.description;
       if (edges.size >= 64) {
         EXPECT_LT(proof.combined_messages, proof.direct_messages) << edges.description;
       }
