@@ -65,8 +65,7 @@ class ScheduledOperation final : public Operation {
         state_(std::move(state)),
         library_(state_->library()),
         tag_(tag),
-        execution_(schedule, layout, persistent ? library_->ready() : library_->get(), tag,
-                   persistent ? Execution::Mode::persistent : Execution::Mode::once, reuse, library_->gate()) {}
+        execution_(schedule, layout, persistent ? library_->ready() : library_->get(), tag, reuse, library_->gate()) {}
   ~ScheduledOperation() override {
     if (persistent())
       state_->tags().release_persistent(tag_);

@@ -34,7 +34,7 @@ class Candidate {
   Candidate(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, CallKind kind)
       : schedule_(&schedule), layout_(&layout), comm_(comm), tag_(tag) {
     if (kind == CallKind::persistent)
-      persistent_ = std::make_unique<Execution>(schedule, layout, comm, tag, Execution::Mode::persistent);
+      persistent_ = std::make_unique<Execution>(schedule, layout, comm, tag);
   }
 
   // One barrier-aligned run, in seconds.
@@ -46,7 +46,7 @@ class Candidate {
       persistent_->start();
       engine.wait(*persistent_);
     } else {
-      Execution execution(*schedule_, *layout_, comm_, tag_, Execution::Mode::once, {&cache_, true});
+      Execution execution(*schedule_, *layout_, comm_, tag_, {&cache_, true});
       execution.start();
       engine.wait(execution);
     }

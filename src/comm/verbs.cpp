@@ -112,7 +112,7 @@ Execution& blocking_execution(CommState& state, const Schedule& schedule, const 
   if (last.execution && last.schedule == &schedule && last.layout == layout) return *last.execution;
   const bool keep = all_predefined(layout.send) && all_predefined(layout.recv);
   auto execution = std::make_unique<Execution>(schedule, layout, state.library()->ready(), state.tags().blocking(),
-                                               Execution::Mode::once, Reuse{&state.type_cache, !keep});
+                                               Reuse{&state.type_cache, !keep});
   last = {keep ? &schedule : nullptr, keep ? layout : Layout{}, std::move(execution), std::nullopt, std::nullopt};
   return *last.execution;
 }
@@ -210,7 +210,7 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
 void run_graph_call(CommState& state, const GraphCall& call) {
   if (!call.schedule) return exchange(state, call.layout, Contract::mpi);
   const EphemeralTag tag(state.tags());
-  Execution execution(*call.schedule, call.layout, state.library()->ready(), tag.get(), Execution::Mode::once,
+  Execution execution(*call.schedule, call.layout, state.library()->ready(), tag.get(),
                       Reuse{&state.type_cache, true});
   execution.start();
   ProgressEngine::instance().wait(execution);

@@ -28,11 +28,9 @@ std::size_t contiguous_bytes(const BlockSpec& block) {
 
 }  // namespace
 
-Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Mode mode, Reuse reuse,
+Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Reuse reuse,
                      std::shared_ptr<CommGate> gate)
-    : layout_(&layout), comm_(comm), tag_(tag), mode_(mode), reuse_(reuse), op_(layout.op), gate_(std::move(gate)) {
-  if (gate_ && !gate_->open() && mode == Mode::persistent)
-    throw Error(Errc::arg, "a persistent execution needs its communicator ready");
+    : layout_(&layout), comm_(comm), tag_(tag), reuse_(reuse), op_(layout.op), gate_(std::move(gate)) {
   if (layout.send.size() != static_cast<std::size_t>(schedule.send_blocks) ||
       layout.recv.size() != static_cast<std::size_t>(schedule.recv_blocks))
     throw Error(Errc::arg, "the call's blocks do not match the schedule's");
@@ -119,15 +117,6 @@ void Execution::lower_phase(const Phase& phase) {
     pack_scratch_.resize(std::max(pack_scratch_.size(), static_cast<std::size_t>(size)));
   }
   lower_reductions(phase, lowered);
-  if (mode_ == Mode::persistent) {
-    for (const Lowered& m : lowered.recvs)
-      check(MPI_Recv_init(m.buffer, m.count, m.type, m.peer, tag_, comm_, lowered.persistent.emplace_back().out()),
-            "MPI_Recv_init");
-    for (const Lowered& m : lowered.sends)
-      check(MPI_Send_init(m.buffer, m.count, m.type, m.peer, tag_, comm_, lowered.persistent.emplace_back().out()),
-            "MPI_Send_init");
-    for (RequestSlot& slot : lowered.persistent) lowered.handles.push_back(*slot.out());
-  }
   phases_.push_back(std::move(lowered));
 }
 
@@ -159,12 +148,6 @@ void Execution::start() {
 // Receives first, so that an eager send from a peer finds its receive posted where possible.
 void Execution::post_phase(ProgressEngine& engine) {
   LoweredPhase& phase = phases_[current_];
-  if (mode_ == Mode::persistent) {
-    if (phase.handles.empty()) return;
-    check(MPI_Startall(static_cast<int>(phase.handles.size()), phase.handles.data()), "MPI_Startall");
-    for (MPI_Request handle : phase.handles) engine.post(*this, handle, ProgressEngine::Kind::started_persistent);
-    return;
-  }
   for (const Lowered& m : phase.recvs) engine.post(*this, post(m, false), ProgressEngine::Kind::owned_by_engine);
   for (const Lowered& m : phase.sends) engine.post(*this, post(m, true), ProgressEngine::Kind::owned_by_engine);
 }
@@ -187,7 +170,7 @@ void Execution::run() {
 // False, doing nothing, where the engine must run it. A failed phase leaves nothing behind: what
 // MPI_Waitall did not complete is cancelled and freed.
 bool Execution::run_alone() {
-  if (mode_ != Mode::once || gate_ || !ProgressEngine::instance().idle()) return false;
+  if (gate_ || !ProgressEngine::instance().idle()) return false;
   begin();
   try {
     for (current_ = 0; current_ < phases_.size(); ++current_) {

@@ -27,13 +27,14 @@ struct Reuse {
 
 class Execution : public Progressing {
  public:
-  // once: each start posts MPI_Isend/MPI_Irecv. persistent: MPI_Send_init/MPI_Recv_init are built
-  // here and every start is an MPI_Startall per phase.
-  enum class Mode { once, persistent };
-
-  // `comm` may still be being made by MPI_Comm_idup (mode once only): `gate` then opens when it is
-  // ready, and the execution's messages are posted from then on.
-  Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Mode mode, Reuse reuse = {},
+  // Everything but the messages is built here: datatypes, temp blocks, copies. Each start posts the
+  // messages with MPI_Irecv/MPI_Isend, persistent operations too: Open MPI 4.1.4's persistent
+  // point-to-point requests cost more per start than MPI_Isend/MPI_Irecv (0.29-0.32 against
+  // 0.18-0.23 us for a one-int exchange between two processes over shared memory; MPICH 4.0.2:
+  // equal), and they save nothing the execution does not keep already (docs/performance.md).
+  // `comm` may still be being made by MPI_Comm_idup: `gate` then opens when it is ready, and the
+  // execution's messages are posted from then on.
+  Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Reuse reuse = {},
             std::shared_ptr<CommGate> gate = nullptr);
   ~Execution() override;
 
@@ -60,8 +61,6 @@ class Execution : public Progressing {
   };
   struct LoweredPhase {
     std::vector<Lowered> recvs, sends;
-    std::vector<RequestSlot> persistent;  // mode persistent: receives first, then sends
-    std::vector<MPI_Request> handles;     // the persistent requests' handles, for MPI_Startall
     std::vector<LoweredCopy> copies;
     std::vector<std::pair<BlockSpec, BlockSpec>> reductions;  // (from, into)
   };
@@ -83,7 +82,6 @@ class Execution : public Progressing {
   const Layout* layout_ = nullptr;  // only while constructing
   MPI_Comm comm_;
   int tag_;
-  Mode mode_;
   Reuse reuse_;
   MPI_Op op_;
   std::vector<LoweredPhase> phases_;
