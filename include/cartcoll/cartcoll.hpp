@@ -91,6 +91,8 @@ class CARTCOLL_API CartComm {
   void exchange(const Layout& layout) const;
   // An alltoall or allgather: a call repeated with equal arguments skips building its layout.
   void exchange(const RegularArguments& arguments) const;
+  // Any collective: a call repeated with an equal print skips building its layout.
+  void exchange(const ArgumentPrint& print, const std::function<Layout()>& make_layout) const;
   // Never blocks and never communicates before it returns.
   Request iexchange(const Layout& layout) const;
   // Collective: a bad argument on any process (thrown by make_layout, say) or processes choosing

@@ -34,6 +34,8 @@ class CARTCOLL_API NeighborComm {
   void exchange(const Layout& layout) const;
   // An alltoall or allgather: a call repeated with equal arguments skips building its layout.
   void exchange(const RegularArguments& arguments) const;
+  // Any collective: a call repeated with an equal print skips building its layout.
+  void exchange(const ArgumentPrint& print, const std::function<Layout()>& make_layout) const;
   Request iexchange(const Layout& layout) const;  // never blocks, never communicates before it returns
   // Collective: a bad argument on any process makes every process throw the same error.
   Request exchange_init(const std::function<Layout()>& make_layout, const RequestOptions& options = {}) const;

@@ -53,10 +53,52 @@ inline Layout alltoallw_layout(Degrees n, const void* sendbuf, const int sendcou
                            array(rdispls, n.sources), array(recvtypes, n.sources));
 }
 
+// The v and w calls' prints (ArgumentPrint): every argument a layout builder above reads.
+template <typename Displacement>
+ArgumentPrint allgatherv_print(Degrees n, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                               const int recvcounts[], const Displacement displs[], MPI_Datatype recvtype) {
+  ArgumentPrint print(ArgumentPrint::Form::allgatherv);
+  print.add(sendbuf).add(sendcount).add(sendtype).add(recvbuf).add(recvtype);
+  print.add(array(recvcounts, n.sources)).add(array(displs, n.sources));
+  return print;
+}
+
+inline ArgumentPrint allgatherw_print(Degrees n, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+                                      void* recvbuf, const int recvcounts[], const MPI_Aint displs[],
+                                      const MPI_Datatype recvtypes[]) {
+  ArgumentPrint print(ArgumentPrint::Form::allgatherw);
+  print.add(sendbuf).add(sendcount).add(sendtype).add(recvbuf);
+  print.add(array(recvcounts, n.sources)).add(array(displs, n.sources)).add(array(recvtypes, n.sources));
+  return print;
+}
+
+template <typename Displacement>
+ArgumentPrint alltoallv_print(Degrees n, const void* sendbuf, const int sendcounts[], const Displacement sdispls[],
+                              MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                              const Displacement rdispls[], MPI_Datatype recvtype) {
+  ArgumentPrint print(ArgumentPrint::Form::alltoallv);
+  print.add(sendbuf).add(sendtype).add(recvbuf).add(recvtype);
+  print.add(array(sendcounts, n.destinations)).add(array(sdispls, n.destinations));
+  print.add(array(recvcounts, n.sources)).add(array(rdispls, n.sources));
+  return print;
+}
+
+inline ArgumentPrint alltoallw_print(Degrees n, const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                     const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[]) {
+  ArgumentPrint print(ArgumentPrint::Form::alltoallw);
+  print.add(sendbuf).add(recvbuf);
+  print.add(array(sendcounts, n.destinations)).add(array(sdispls, n.destinations)).add(array(sendtypes, n.destinations));
+  print.add(array(recvcounts, n.sources)).add(array(rdispls, n.sources)).add(array(recvtypes, n.sources));
+  return print;
+}
+
 }  // namespace cartcoll::capi
 
 // Each builder bound to the caller's arguments of the same names, as a function of the degrees.
 #define CARTCOLL_LAYOUT_OF(builder, ...) [&](cartcoll::Degrees n) { return cartcoll::capi::builder(n, __VA_ARGS__); }
+// A v or w call's print and layout builders, for blocking calls (see ArgumentPrint).
+#define CARTCOLL_PRINTED(name, ARGS) CARTCOLL_LAYOUT_OF(name##_print, ARGS), CARTCOLL_LAYOUT_OF(name##_layout, ARGS)
 #define CARTCOLL_ALLGATHER_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype
 #define CARTCOLL_ALLGATHERV_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype
 #define CARTCOLL_ALLGATHERW_ARGS sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtypes

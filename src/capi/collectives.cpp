@@ -10,11 +10,13 @@ using namespace cartcoll;
 
 namespace {
 
-template <typename MakeLayout>
-int blocking(MPI_Comm cartcomm, MakeLayout&& make_layout) {
+// The v and w forms: a call repeated with an equal print (ArgumentPrint) skips building its layout.
+template <typename MakePrint, typename MakeLayout>
+int blocking(MPI_Comm cartcomm, MakePrint&& make_print, MakeLayout&& make_layout) {
   return capi::guarded(cartcomm, [&] {
     CartComm cart(cartcomm);
-    cart.exchange(make_layout(cart.degrees()));
+    const Degrees degrees = cart.degrees();
+    cart.exchange(make_print(degrees), [&] { return make_layout(degrees); });
   });
 }
 
@@ -51,12 +53,12 @@ int Cart_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, vo
 }
 int Cart_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                     const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm cartcomm) {
-  return blocking(cartcomm, CARTCOLL_ALLGATHERV_LAYOUT);
+  return blocking(cartcomm, CARTCOLL_PRINTED(allgatherv, CARTCOLL_ALLGATHERV_ARGS));
 }
 int Cart_allgatherw(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                     const int recvcounts[], const MPI_Aint displs[], const MPI_Datatype recvtypes[],
                     MPI_Comm cartcomm) {
-  return blocking(cartcomm, CARTCOLL_ALLGATHERW_LAYOUT);
+  return blocking(cartcomm, CARTCOLL_PRINTED(allgatherw, CARTCOLL_ALLGATHERW_ARGS));
 }
 int Cart_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm cartcomm) {
@@ -65,12 +67,12 @@ int Cart_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 int Cart_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                    MPI_Comm cartcomm) {
-  return blocking(cartcomm, CARTCOLL_ALLTOALLV_LAYOUT);
+  return blocking(cartcomm, CARTCOLL_PRINTED(alltoallv, CARTCOLL_ALLTOALLV_ARGS));
 }
 int Cart_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                    const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const MPI_Aint rdispls[],
                    const MPI_Datatype recvtypes[], MPI_Comm cartcomm) {
-  return blocking(cartcomm, CARTCOLL_ALLTOALLW_LAYOUT);
+  return blocking(cartcomm, CARTCOLL_PRINTED(alltoallw, CARTCOLL_ALLTOALLW_ARGS));
 }
 
 int Cart_iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,

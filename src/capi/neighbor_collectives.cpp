@@ -10,11 +10,13 @@ using namespace cartcoll;
 
 namespace {
 
-template <typename MakeLayout>
-int blocking(MPI_Comm comm, MakeLayout&& make_layout) {
+// The v and w forms: a call repeated with an equal print (ArgumentPrint) skips building its layout.
+template <typename MakePrint, typename MakeLayout>
+int blocking(MPI_Comm comm, MakePrint&& make_print, MakeLayout&& make_layout) {
   return capi::guarded(comm, [&] {
     const NeighborComm neighbors(comm);
-    neighbors.exchange(make_layout(neighbors.degrees()));
+    const Degrees degrees = neighbors.degrees();
+    neighbors.exchange(make_print(degrees), [&] { return make_layout(degrees); });
   });
 }
 
@@ -65,7 +67,7 @@ int CC_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendt
 }
 int CC_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-  return blocking(comm, CARTCOLL_ALLGATHERV_LAYOUT);
+  return blocking(comm, CARTCOLL_PRINTED(allgatherv, CARTCOLL_ALLGATHERV_ARGS));
 }
 int CC_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                          MPI_Datatype recvtype, MPI_Comm comm) {
@@ -74,12 +76,12 @@ int CC_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendty
 int CC_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                           void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                           MPI_Comm comm) {
-  return blocking(comm, CARTCOLL_ALLTOALLV_LAYOUT);
+  return blocking(comm, CARTCOLL_PRINTED(alltoallv, CARTCOLL_ALLTOALLV_ARGS));
 }
 int CC_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                           const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
-  return blocking(comm, CARTCOLL_ALLTOALLW_LAYOUT);
+  return blocking(comm, CARTCOLL_PRINTED(alltoallw, CARTCOLL_ALLTOALLW_ARGS));
 }
 
 int CC_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,

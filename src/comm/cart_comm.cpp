@@ -70,6 +70,10 @@ void CartComm::exchange(const RegularArguments& arguments) const {
   detail::exchange(state(), arguments, detail::Contract::cartesian);
 }
 
+void CartComm::exchange(const ArgumentPrint& print, const std::function<Layout()>& make_layout) const {
+  detail::exchange(state(), print, make_layout, detail::Contract::cartesian);
+}
+
 Request CartComm::iexchange(const Layout& layout) const {
   state();  // a freed communicator throws
   return detail::iexchange(state_, comm_, layout, detail::Contract::cartesian);

@@ -68,6 +68,11 @@ void NeighborComm::exchange(const RegularArguments& arguments) const {
   detail::exchange(attached, arguments, contract_of(attached));
 }
 
+void NeighborComm::exchange(const ArgumentPrint& print, const std::function<Layout()>& make_layout) const {
+  detail::CommState& attached = state(true);
+  detail::exchange(attached, print, make_layout, contract_of(attached));
+}
+
 Request NeighborComm::iexchange(const Layout& layout) const {
   detail::CommState& attached = state(false);
   return detail::iexchange(state_, comm_, layout, contract_of(attached));

@@ -91,10 +91,17 @@ class CommState {
       Algorithm requested;
       friend bool operator==(const Arguments&, const Arguments&) = default;
     };
+    // A v or w call's arguments (ArgumentPrint's values).
+    struct Printed {
+      std::vector<std::intptr_t> values;
+      Contract contract;
+      Algorithm requested;
+    };
     const Schedule* schedule = nullptr;
     Layout layout;
     std::unique_ptr<Execution> execution;
     std::optional<Arguments> arguments;
+    std::optional<Printed> printed;
     std::optional<Run> run;  // what the call recognized by its arguments ran
   };
   RepeatedCall last_blocking_call;

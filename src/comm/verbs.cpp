@@ -1,5 +1,6 @@
 #include "verbs.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -113,7 +114,8 @@ Execution& blocking_execution(CommState& state, const Schedule& schedule, const 
   const bool keep = all_predefined(layout.send) && all_predefined(layout.recv);
   auto execution = std::make_unique<Execution>(schedule, layout, state.library()->ready(), state.tags().blocking(),
                                                Reuse{&state.type_cache, !keep});
-  last = {keep ? &schedule : nullptr, keep ? layout : Layout{}, std::move(execution), std::nullopt, std::nullopt};
+  last = {keep ? &schedule : nullptr, keep ? layout : Layout{}, std::move(execution), std::nullopt, std::nullopt,
+          std::nullopt};
   return *last.execution;
 }
 
@@ -163,6 +165,25 @@ void exchange(CommState& state, const RegularArguments& arguments, Contract cont
   exchange(state, arguments.layout(state.degrees()), contract);
   if (last.schedule == nullptr) return;
   last.arguments = key;
+  last.run = state.last_run;
+}
+
+// The same for any collective, recognized by its print (ArgumentPrint): the arrays' contents count,
+// not their addresses, so counts or displacements changed in place are a new call.
+void exchange(CommState& state, const ArgumentPrint& print, const std::function<Layout()>& make_layout,
+              Contract contract) {
+  CommState::RepeatedCall& last = state.last_blocking_call;
+  const std::span<const std::intptr_t> values = print.values();
+  if (last.schedule != nullptr && last.printed && print.complete() && last.printed->contract == contract &&
+      last.printed->requested == state.settings.algorithm &&
+      std::equal(values.begin(), values.end(), last.printed->values.begin(), last.printed->values.end())) {
+    state.last_run = last.run;
+    run_blocking(state, *last.execution);
+    return;
+  }
+  exchange(state, make_layout(), contract);
+  if (last.schedule == nullptr || !print.complete()) return;
+  last.printed = CommState::RepeatedCall::Printed{{values.begin(), values.end()}, contract, state.settings.algorithm};
   last.run = state.last_run;
 }
 

@@ -16,6 +16,8 @@ Algorithm choose(CommState& state, const Layout& layout, Contract contract);
 void exchange(CommState& state, const Layout& layout, Contract contract);
 // The same for alltoall and allgather, recognizing a repeated call by its arguments.
 void exchange(CommState& state, const RegularArguments& arguments, Contract contract);
+void exchange(CommState& state, const ArgumentPrint& print, const std::function<Layout()>& make_layout,
+              Contract contract);
 // Never blocks and never communicates before it returns.
 Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const Layout& layout, Contract contract);
 // Collective: processes agree on errors, the algorithm and the request's tag.

@@ -192,6 +192,31 @@ TEST_F(SharedDatatypes, RepeatedArgumentsAreRecognizedPerCollective) {
   }
 }
 
+// A blocking v call repeated with the same arrays reuses the last call's execution only while their
+// contents are equal (ArgumentPrint): displacements and counts changed in place are seen.
+TEST_F(SharedDatatypes, RepeatedVArgumentsFollowTheArraysContents) {
+  std::vector<int> send(16), recv(16), counts(8, 2), displs{0, 2, 4, 6, 8, 10, 12, 14};
+  auto at = [&](int block, int element) { return static_cast<std::size_t>(displs[static_cast<std::size_t>(block)] + element); };
+  for (int call = 1; call <= 4; ++call) {
+    if (call == 3) std::reverse(displs.begin(), displs.end());  // other places, same pointers
+    if (call == 4) std::fill(counts.begin(), counts.end(), 1);   // fewer elements, same pointers
+    const int m = counts[0];
+    std::fill(send.begin(), send.end(), -5);
+    std::fill(recv.begin(), recv.end(), -1);
+    for (int i = 0; i < 8; ++i)
+      for (int k = 0; k < m; ++k) send[at(i, k)] = value(rank_, i, k, call);
+    ASSERT_EQ(Cart_alltoallv(send.data(), counts.data(), displs.data(), MPI_INT, recv.data(), counts.data(),
+                             displs.data(), MPI_INT, cart_),
+              MPI_SUCCESS);
+    for (int i = 0; i < 8; ++i)
+      for (int k = 0; k < m; ++k)
+        ASSERT_EQ(recv[at(i, k)], value(sources_[static_cast<std::size_t>(i)], i, k, call))
+            << "call " << call << ", block " << i << ", element " << k;
+    if (m == 1)
+      for (int i = 0; i < 8; ++i) ASSERT_EQ(recv[at(i, 1) % 16], -1) << "call " << call << ": an element too many";
+  }
+}
+
 TEST_F(SharedDatatypes, ReusedHandlesOfDerivedDatatypesAreNotConfused) {
   std::vector<int> send(32), recv(32);
   for (int call = 1; call <= 4; ++call) {

@@ -34,12 +34,22 @@ int cc_start_wait(Exchange& x) {
   const int started = CC_Start(&x.request);
   return started != MPI_SUCCESS ? started : CC_Wait(&x.request, MPI_STATUS_IGNORE);
 }
+// The ring's one edge each way: one int at displacement 0.
+const int one_count[] = {1}, zero_displacement[] = {0};
+int cc_alltoallv(Exchange& x) {
+  return CC_Neighbor_alltoallv(x.send.data(), one_count, zero_displacement, MPI_INT, x.recv.data(), one_count,
+                               zero_displacement, MPI_INT, x.comm);
+}
 int cart_alltoall(Exchange& x) { return Cart_alltoall(x.send.data(), 1, MPI_INT, x.recv.data(), 1, MPI_INT, x.comm); }
 int cart_allgather(Exchange& x) {
   return Cart_allgather(x.send.data(), 1, MPI_INT, x.recv.data(), 1, MPI_INT, x.comm);
 }
 int mpi_alltoall(Exchange& x) {
   return MPI_Neighbor_alltoall(x.send.data(), 1, MPI_INT, x.recv.data(), 1, MPI_INT, x.comm);
+}
+int mpi_alltoallv(Exchange& x) {
+  return MPI_Neighbor_alltoallv(x.send.data(), one_count, zero_displacement, MPI_INT, x.recv.data(), one_count,
+                                zero_displacement, MPI_INT, x.comm);
 }
 int mpi_allgather(Exchange& x) {
   return MPI_Neighbor_allgather(x.send.data(), 1, MPI_INT, x.recv.data(), 1, MPI_INT, x.comm);
@@ -154,15 +164,16 @@ int wrong_blocks(const Kind& kind) {
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const int calls = argc > 1 ? std::atoi(argv[1]) : 200;
-  Exchange cc_graph = ring(true), cc_graph_gather = ring(true), persistent = ring(true), mpi_graph = ring(false);
+  Exchange cc_graph = ring(true), cc_graph_gather = ring(true), cc_graph_v = ring(true), persistent = ring(true),
+           mpi_graph = ring(false);
   // Alltoall and allgather on communicators of their own: each keeps its own repeated call.
   Exchange cart_trivial = over(support::moore_torus(3, "trivial")),
            cart_combining = over(support::moore_torus(3, "combining")),
            cart_trivial_gather = over(support::moore_torus(3, "trivial")),
            cart_combining_gather = over(support::moore_torus(3, "combining"));
   Exchange mpi_moore = graph_like(cart_trivial.comm);
-  for (Exchange* x : {&cc_graph, &cc_graph_gather, &persistent, &mpi_graph, &cart_trivial, &cart_combining,
-                      &cart_trivial_gather, &cart_combining_gather, &mpi_moore})
+  for (Exchange* x : {&cc_graph, &cc_graph_gather, &cc_graph_v, &persistent, &mpi_graph, &cart_trivial,
+                      &cart_combining, &cart_trivial_gather, &cart_combining_gather, &mpi_moore})
     size_buffers(*x);
   CC_Neighbor_alltoall_init(persistent.send.data(), 1, MPI_INT, persistent.recv.data(), 1, MPI_INT, persistent.comm,
                             MPI_INFO_NULL, &persistent.request);
@@ -170,12 +181,14 @@ int main(int argc, char** argv) {
       {"cc_neighbor_alltoall", cc_alltoall, &cc_graph, false},
       {"cc_neighbor_allgather", cc_allgather, &cc_graph_gather, true},
       {"cc_neighbor_alltoall_persistent", cc_start_wait, &persistent, false},
+      {"cc_neighbor_alltoallv", cc_alltoallv, &cc_graph_v, false},
       {"cart_alltoall_moore3_trivial", cart_alltoall, &cart_trivial, false},
       {"cart_allgather_moore3_trivial", cart_allgather, &cart_trivial_gather, true},
       {"cart_alltoall_moore3_combining", cart_alltoall, &cart_combining, false},
       {"cart_allgather_moore3_combining", cart_allgather, &cart_combining_gather, true},
       {"mpi_neighbor_alltoall_graph", mpi_alltoall, &mpi_graph, false, true},
       {"mpi_neighbor_allgather_graph", mpi_allgather, &mpi_graph, true, true},
+      {"mpi_neighbor_alltoallv_graph", mpi_alltoallv, &mpi_graph, false, true},
       {"mpi_neighbor_alltoall_moore3", mpi_alltoall, &mpi_moore, false, true},
       {"mpi_neighbor_allgather_moore3", mpi_allgather, &mpi_moore, true, true},
   };
@@ -190,8 +203,8 @@ int main(int argc, char** argv) {
     if (rank_of(MPI_COMM_WORLD) == 0) std::printf("kind %s calls %d wrong %d\n", kind.name, calls, wrong);
   }
   CC_Request_free(&persistent.request);
-  for (Exchange* x : {&cc_graph, &cc_graph_gather, &persistent, &mpi_graph, &cart_trivial, &cart_combining,
-                      &cart_trivial_gather, &cart_combining_gather, &mpi_moore})
+  for (Exchange* x : {&cc_graph, &cc_graph_gather, &cc_graph_v, &persistent, &mpi_graph, &cart_trivial,
+                      &cart_combining, &cart_trivial_gather, &cart_combining_gather, &mpi_moore})
     MPI_Comm_free(&x->comm);
   MPI_Finalize();
   return failures == 0 ? 0 : 1;
