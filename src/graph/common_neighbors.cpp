@@ -1,6 +1,8 @@
 #include "common_neighbors.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <tuple>
 
 #include "cartcoll/error.hpp"
 
@@ -70,14 +72,30 @@ std::vector<int> CommonNeighbors::shared_with(int other) const {
   return shared;
 }
 
+namespace {
+
+// Ties between equal counts, the same from both ends of a friendship and spread over the ranks: a
+// bijective mix (splitmix64's finalizer) of the pair. Ranking ties by rank instead sends, on a
+// stencil where every count is equal, every process's proposals to the same low ranks, and leaves
+// processes without a friend that a maximal matching would pair.
+std::uint64_t tie_break(int a, int b) {
+  std::uint64_t x = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(std::max(a, b))) << 32) |
+                    static_cast<std::uint32_t>(std::min(a, b));
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+  return x ^ (x >> 31);
+}
+
+}  // namespace
+
 std::vector<int> CommonNeighbors::friends(int threshold, int limit) const {
-  std::vector<std::pair<int, int>> ranked;  // (-count, process): most shared first, then lower rank
+  std::vector<std::tuple<int, std::uint64_t, int>> ranked;  // (-count, tie_break, process): most shared first
   for (const auto& [process, count] : counts_)
-    if (count >= threshold) ranked.emplace_back(-count, process);
+    if (count >= threshold) ranked.emplace_back(-count, tie_break(self_, process), process);
   const auto keep = std::min(ranked.size(), static_cast<std::size_t>(std::max(limit, 0)));
   std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(keep), ranked.end());
   std::vector<int> best;
-  for (std::size_t i = 0; i < keep; ++i) best.push_back(ranked[i].second);
+  for (std::size_t i = 0; i < keep; ++i) best.push_back(std::get<2>(ranked[i]));
   return best;
 }
 

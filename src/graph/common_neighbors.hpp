@@ -24,7 +24,7 @@ class CommonNeighbors {
   // The active out-neighbors this process shares with `other`, ascending.
   std::vector<int> shared_with(int other) const;
   // The processes sharing at least `threshold` active out-neighbors with this one, most shared first
-  // (ties: lower rank first), at most `limit` of them.
+  // (ties: by a mix of the two ranks, the same from both ends), at most `limit` of them.
   std::vector<int> friends(int threshold, int limit) const;
 
  private:
