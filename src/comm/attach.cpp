@@ -50,10 +50,19 @@ Neighborhood cartesian_topology(MPI_Comm comm, int size) {
 
 }  // namespace
 
-MpiCartesian mpi_cartesian_of(MPI_Comm comm) {
-  int topology = MPI_UNDEFINED, d = 0;
+int mpi_topology_of(MPI_Comm comm) {
+  int topology = MPI_UNDEFINED;
+#ifndef CARTCOLL_MPI_IS_SMPI
   check(MPI_Topo_test(comm, &topology), "MPI_Topo_test");
-  if (topology != MPI_CART) throw Error(Errc::topology, "the communicator has no Cartesian topology (MPI_Cart_create)");
+#else
+  (void)comm;
+#endif
+  return topology;
+}
+
+MpiCartesian mpi_cartesian_of(MPI_Comm comm) {
+  int d = 0;
+  if (mpi_topology_of(comm) != MPI_CART) throw Error(Errc::topology, "the communicator has no Cartesian topology (MPI_Cart_create)");
   check(MPI_Cartdim_get(comm, &d), "MPI_Cartdim_get");
   MpiCartesian cartesian{std::vector<int>(static_cast<std::size_t>(d)), std::vector<int>(static_cast<std::size_t>(d)),
                          std::vector<int>(static_cast<std::size_t>(d))};
@@ -64,8 +73,8 @@ MpiCartesian mpi_cartesian_of(MPI_Comm comm) {
 }
 
 Neighborhood neighborhood_of_topology(MPI_Comm comm, Weights& weights) {
-  int topology = MPI_UNDEFINED, rank = 0, size = 0;
-  check(MPI_Topo_test(comm, &topology), "MPI_Topo_test");
+  const int topology = mpi_topology_of(comm);
+  int rank = 0, size = 0;
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   switch (topology) {

@@ -17,6 +17,11 @@ namespace cartcoll::detail {
 // topology. Error(Errc::topology) for a communicator without one, Errc::comm after MPI_Comm_free.
 std::shared_ptr<CommState> state_for_collective(MPI_Comm comm, bool may_block);
 
+// What MPI_Topo_test says of comm. Under SimGrid's SMPI, which declares MPI_Topo_test but aborts the
+// simulation when it is called (cmake/mpi_features.cmake), MPI_UNDEFINED: there the library reads no
+// MPI topology, and its own graph communicators carry their neighborhoods (graph_create.hpp).
+int mpi_topology_of(MPI_Comm comm);
+
 // What MPI_Cart_get says of comm's Cartesian topology (d = dims.size() may be 0).
 // Error(Errc::topology) for a communicator without a Cartesian topology.
 struct MpiCartesian {

@@ -30,9 +30,7 @@ std::vector<Grid> candidate_grids(MPI_Comm parent, int size) {
     if (naming->size() != size || naming->ndims() > max_dims) return {};
     return {naming->numbering()};
   }
-  int topology = MPI_UNDEFINED;
-  check(MPI_Topo_test(parent, &topology), "MPI_Topo_test");
-  if (topology == MPI_CART) {
+  if (mpi_topology_of(parent) == MPI_CART) {
     const MpiCartesian cart = mpi_cartesian_of(parent);
     const int d = static_cast<int>(cart.dims.size());
     if (d == 0 || d > max_dims || std::reduce(cart.dims.begin(), cart.dims.end(), 1, std::multiplies<>()) != size)

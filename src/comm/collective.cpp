@@ -1,5 +1,6 @@
 #include "collective.hpp"
 
+#include <utility>
 #include <vector>
 
 #include "../exec/mpi_check.hpp"
@@ -11,22 +12,39 @@ namespace {
 
 void complete(MPI_Request request) { ProgressEngine::instance().wait(request); }
 
-// SMPI 3.32's MPI_Iallreduce with MPI_IN_PLACE returns wrong values when sends are not buffered
-// (smpi/send-is-detached-thresh:0, which the simulation needs: docs/simulation.md): there the input
-// is passed as a copy.
+#ifdef CARTCOLL_MPI_IS_SMPI
+// SMPI 3.32's nonblocking collectives are linear (the root posts a request per process and tests them
+// all at every poll, which made creating a communicator of 512 simulated processes take minutes of
+// real time), and its MPI_Iallreduce with MPI_IN_PLACE returns wrong values when sends are not
+// buffered (smpi/send-is-detached-thresh:0, which the simulation needs: docs/simulation.md). There the
+// blocking collectives are used (logarithmic with smpi/coll-selector:ompi), with the input copied.
+// The progress engine does not advance while a process waits in one; SMPI moves the messages itself.
 template <typename T>
 void allreduce_of(MPI_Comm comm, std::span<T> values, MPI_Datatype type, MPI_Op op) {
-#ifdef CARTCOLL_MPI_IS_SMPI
   const std::vector<T> input(values.begin(), values.end());
-  const void* send = input.data();
+  check(MPI_Allreduce(input.data(), values.data(), static_cast<int>(values.size()), type, op, comm), "MPI_Allreduce");
+}
+
+template <typename T>
+void broadcast_of(MPI_Comm comm, std::span<T> values, MPI_Datatype type, int root) {
+  check(MPI_Bcast(values.data(), static_cast<int>(values.size()), type, root, comm), "MPI_Bcast");
+}
 #else
-  const void* send = MPI_IN_PLACE;
-#endif
+template <typename T>
+void allreduce_of(MPI_Comm comm, std::span<T> values, MPI_Datatype type, MPI_Op op) {
   MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Iallreduce(send, values.data(), static_cast<int>(values.size()), type, op, comm, &request),
+  check(MPI_Iallreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), type, op, comm, &request),
         "MPI_Iallreduce");
   complete(request);
 }
+
+template <typename T>
+void broadcast_of(MPI_Comm comm, std::span<T> values, MPI_Datatype type, int root) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Ibcast(values.data(), static_cast<int>(values.size()), type, root, comm, &request), "MPI_Ibcast");
+  complete(request);
+}
+#endif
 
 }  // namespace
 
@@ -36,43 +54,60 @@ void allreduce_max(MPI_Comm comm, std::span<double> values) { allreduce_of(comm,
 
 void allreduce_sum(MPI_Comm comm, std::span<long long> values) { allreduce_of(comm, values, MPI_LONG_LONG, MPI_SUM); }
 
-void broadcast(MPI_Comm comm, std::span<int> values, int root) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Ibcast(values.data(), static_cast<int>(values.size()), MPI_INT, root, comm, &request), "MPI_Ibcast");
-  complete(request);
+void broadcast(MPI_Comm comm, std::span<int> values, int root) { broadcast_of(comm, values, MPI_INT, root); }
+
+void broadcast(MPI_Comm comm, std::span<double> values, int root) { broadcast_of(comm, values, MPI_DOUBLE, root); }
+
+// The dissemination barrier releases the processes within a few latencies, where SMPI's linear one
+// would release them a per-message overhead apart per process, and `auto`'s trial would time that
+// skew as part of every candidate. Its messages on `tag` precede the caller's on the same tag from
+// every sender, so MPI's non-overtaking rule keeps them apart; between two processes it sends at most
+// one message a barrier, so consecutive barriers on one tag stay apart too.
+NonblockingBarrier::NonblockingBarrier(MPI_Comm comm, int tag, Kind kind) : comm_(comm), tag_(tag), kind_(kind) {
+  if (kind_ == Kind::mpi) {
+    check(MPI_Ibarrier(comm, &requests_[0]), "MPI_Ibarrier");
+    return;
+  }
+  check(MPI_Comm_size(comm, &size_), "MPI_Comm_size");
+  check(MPI_Comm_rank(comm, &rank_), "MPI_Comm_rank");
+  post_round();
 }
 
-void broadcast(MPI_Comm comm, std::span<double> values, int root) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Ibcast(values.data(), static_cast<int>(values.size()), MPI_DOUBLE, root, comm, &request), "MPI_Ibcast");
-  complete(request);
+void NonblockingBarrier::post_round() {
+  if (distance_ >= size_) return;
+  check(MPI_Irecv(nullptr, 0, MPI_BYTE, (rank_ - distance_ + size_) % size_, tag_, comm_, &requests_[0]), "MPI_Irecv");
+  check(MPI_Isend(nullptr, 0, MPI_BYTE, (rank_ + distance_) % size_, tag_, comm_, &requests_[1]), "MPI_Isend");
 }
 
-#ifdef CARTCOLL_MPI_IS_SMPI
-// SMPI's MPI_Ibarrier is linear (rank 0 hears from, then releases, every process in turn), so with a
-// per-message overhead it releases processes microseconds apart per process, and `auto`'s trial would
-// time that skew as part of every candidate. A dissemination barrier, ceil(log2 p) rounds of one
-// empty message each way, releases them within a few latencies. Its messages on `tag` precede the
-// caller's on the same tag from every sender, so MPI's non-overtaking rule keeps them apart.
-void barrier(MPI_Comm comm, int tag) {
-  int size = 0, rank = 0;
-  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
-  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  for (int distance = 1; distance < size; distance *= 2) {
-    MPI_Request from = MPI_REQUEST_NULL, to = MPI_REQUEST_NULL;
-    check(MPI_Irecv(nullptr, 0, MPI_BYTE, (rank - distance + size) % size, tag, comm, &from), "MPI_Irecv");
-    check(MPI_Isend(nullptr, 0, MPI_BYTE, (rank + distance) % size, tag, comm, &to), "MPI_Isend");
-    complete(from);
-    complete(to);
+bool NonblockingBarrier::test() {
+  if (kind_ == Kind::mpi) {
+    int done = 0;
+    check(MPI_Test(&requests_[0], &done, MPI_STATUS_IGNORE), "MPI_Test");
+    return done != 0;
+  }
+  while (distance_ < size_) {
+    int done = 0;
+    check(MPI_Testall(2, requests_.data(), &done, MPI_STATUSES_IGNORE), "MPI_Testall");
+    if (!done) return false;
+    distance_ *= 2;
+    post_round();
+  }
+  return true;
+}
+
+void NonblockingBarrier::wait() {
+  if (kind_ == Kind::mpi) {
+    complete(std::exchange(requests_[0], MPI_REQUEST_NULL));
+    return;
+  }
+  while (distance_ < size_) {
+    for (MPI_Request& request : requests_) complete(std::exchange(request, MPI_REQUEST_NULL));
+    distance_ *= 2;
+    post_round();
   }
 }
-#else
-void barrier(MPI_Comm comm, int /*tag*/) {
-  MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Ibarrier(comm, &request), "MPI_Ibarrier");
-  complete(request);
-}
-#endif
+
+void barrier(MPI_Comm comm, int tag) { NonblockingBarrier(comm, tag).wait(); }
 
 // Layout of the reduced values: [error kind + 1, must_match..., -must_match..., or_bits as 64 0/1s].
 // Under MPI_MAX, max(v) == -max(-v) exactly when v is the same everywhere, and 0/1 values or.

@@ -1,9 +1,11 @@
 #pragma once
 // The MPI collectives the library itself needs (agreement, measurement), as nonblocking MPI
 // collectives waited for through the progress engine: a process waiting in one still advances its
-// outstanding cartcoll operations, which its peers may need before they join.
+// outstanding cartcoll operations, which its peers may need before they join (under SimGrid's SMPI,
+// whose nonblocking collectives are linear, the blocking ones: collective.cpp).
 #include <mpi.h>
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -17,9 +19,37 @@ void allreduce_max(MPI_Comm comm, std::span<double> values);
 void allreduce_sum(MPI_Comm comm, std::span<long long> values);
 void broadcast(MPI_Comm comm, std::span<int> values, int root);
 void broadcast(MPI_Comm comm, std::span<double> values, int root);
-// `tag` is free on comm for the barrier's messages where it sends any (an MPI whose nonblocking barrier
-// is linear, SimGrid's SMPI: collective.cpp); MPI_Ibarrier sends none.
+// `tag` is free on comm for the barrier's messages where it sends any (SimGrid's SMPI, below);
+// MPI_Ibarrier sends none.
 void barrier(MPI_Comm comm, int tag);
+
+// A barrier that does not block: started by the constructor, test() progresses it and says whether
+// every process has entered. MPI_Ibarrier, or a dissemination barrier (ceil(log2 p) rounds of one
+// empty message each way on `tag`), which is the one usable under SimGrid's SMPI: its MPI_Ibarrier
+// (3.32) is linear and does not synchronise (rank 0 sends every release as it enters, so a process
+// leaves once it and rank 0 have entered: docs/simulation.md).
+class NonblockingBarrier {
+ public:
+  enum class Kind { mpi, dissemination };
+#ifdef CARTCOLL_MPI_IS_SMPI
+  static constexpr Kind usable = Kind::dissemination;
+#else
+  static constexpr Kind usable = Kind::mpi;
+#endif
+  NonblockingBarrier(MPI_Comm comm, int tag, Kind kind = usable);
+  NonblockingBarrier(const NonblockingBarrier&) = delete;
+  NonblockingBarrier& operator=(const NonblockingBarrier&) = delete;
+  bool test();
+  void wait();
+
+ private:
+  void post_round();
+
+  MPI_Comm comm_;
+  int tag_, rank_ = 0, size_ = 1, distance_ = 1;
+  Kind kind_;
+  std::array<MPI_Request, 2> requests_{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+};
 
 // One allreduce in which the processes agree on an outcome: if any process failed locally
 // (`local_error`), every process throws, the failing one its own error, the others an error of the

@@ -110,43 +110,70 @@ void check_consistency(MPI_Comm comm, int rank, const GraphSpec& spec) {
   if (inconsistent) throw Error(Errc::topology, "the graph is not consistent (seen by another process)");
 }
 
+// The communicator and this process's neighbors in its ranks. MPI makes it and the neighbors are read
+// back from it (reorder may have renumbered them). SimGrid's SMPI has no distributed graphs
+// (cmake/mpi_features.cmake): there it is a duplicate of `comm` that carries only the library's
+// state, with the neighbors as given (reorder is a hint MPI allows to ignore).
+struct MadeGraph {
+  MPI_Comm comm = MPI_COMM_NULL;
+  GraphNeighborhood neighbors;
+  Weights weights;
+};
+
+#ifndef CARTCOLL_MPI_IS_SMPI
 const int* weights_or_unweighted(const std::optional<std::vector<int>>& weights) {
   if (!weights) return MPI_UNWEIGHTED;
   return weights->empty() ? MPI_WEIGHTS_EMPTY : weights->data();
 }
 
-// MPI makes the communicator; the neighbors are read back from it, in its ranks (reorder may have
-// renumbered them), and run as a Cartesian neighborhood where they are one (cartesian_detection.hpp).
-MPI_Comm make_graph(MPI_Comm comm, const GraphSpec& spec, MPI_Info info, bool reorder, Settings settings) {
-  MPI_Comm graph = MPI_COMM_NULL;
+MadeGraph new_graph_comm(MPI_Comm comm, const GraphSpec& spec, MPI_Info info, bool reorder) {
+  MadeGraph made;
   check(MPI_Dist_graph_create_adjacent(comm, static_cast<int>(spec.sources.size()), spec.sources.data(),
                                        weights_or_unweighted(spec.source_weights),
                                        static_cast<int>(spec.destinations.size()), spec.destinations.data(),
-                                       weights_or_unweighted(spec.destination_weights), info, reorder ? 1 : 0, &graph),
+                                       weights_or_unweighted(spec.destination_weights), info, reorder ? 1 : 0, &made.comm),
         "MPI_Dist_graph_create_adjacent");
   try {
-    int in = 0, out = 0, weighted = 0, rank = 0, size = 0;
-    check(MPI_Dist_graph_neighbors_count(graph, &in, &out, &weighted), "MPI_Dist_graph_neighbors_count");
-    GraphNeighborhood neighbors{size, std::vector<int>(static_cast<std::size_t>(in)),
-                                std::vector<int>(static_cast<std::size_t>(out))};
-    Weights weights;
+    int in = 0, out = 0, weighted = 0;
+    check(MPI_Dist_graph_neighbors_count(made.comm, &in, &out, &weighted), "MPI_Dist_graph_neighbors_count");
+    made.neighbors = {0, std::vector<int>(static_cast<std::size_t>(in)), std::vector<int>(static_cast<std::size_t>(out))};
+    Weights& weights = made.weights;
     if (spec.source_weights) weights = {std::vector<int>(static_cast<std::size_t>(in)), std::vector<int>(static_cast<std::size_t>(out))};
-    check(MPI_Dist_graph_neighbors(graph, in, neighbors.sources.data(),
+    check(MPI_Dist_graph_neighbors(made.comm, in, made.neighbors.sources.data(),
                                    weights.sources ? weights.sources->data() : MPI_UNWEIGHTED, out,
-                                   neighbors.destinations.data(),
+                                   made.neighbors.destinations.data(),
                                    weights.destinations ? weights.destinations->data() : MPI_UNWEIGHTED),
           "MPI_Dist_graph_neighbors");
-    check(MPI_Comm_rank(graph, &rank), "MPI_Comm_rank");
-    check(MPI_Comm_size(graph, &size), "MPI_Comm_size");
-    neighbors.size = size;
-    Neighborhood neighborhood = neighborhood_at_creation(comm, graph, rank, std::move(neighbors), settings);
-    attach_state(graph, std::make_shared<CommState>(std::move(neighborhood), std::move(weights), rank,
-                                                    Origin::graph_create, settings, std::make_shared<LibraryComm>(graph)));
   } catch (...) {
-    MPI_Comm_free(&graph);
+    MPI_Comm_free(&made.comm);
     throw;
   }
-  return graph;
+  return made;
+}
+#else
+MadeGraph new_graph_comm(MPI_Comm comm, const GraphSpec& spec, MPI_Info, bool) {
+  MadeGraph made{MPI_COMM_NULL, {0, spec.sources, spec.destinations}, {spec.source_weights, spec.destination_weights}};
+  check(MPI_Comm_dup(comm, &made.comm), "MPI_Comm_dup");
+  return made;
+}
+#endif
+
+// Runs as a Cartesian neighborhood where the graph is one (cartesian_detection.hpp).
+MPI_Comm make_graph(MPI_Comm comm, const GraphSpec& spec, MPI_Info info, bool reorder, Settings settings) {
+  MadeGraph made = new_graph_comm(comm, spec, info, reorder);
+  try {
+    int rank = 0;
+    check(MPI_Comm_rank(made.comm, &rank), "MPI_Comm_rank");
+    check(MPI_Comm_size(made.comm, &made.neighbors.size), "MPI_Comm_size");
+    Neighborhood neighborhood = neighborhood_at_creation(comm, made.comm, rank, std::move(made.neighbors), settings);
+    attach_state(made.comm, std::make_shared<CommState>(std::move(neighborhood), std::move(made.weights), rank,
+                                                        Origin::graph_create, settings,
+                                                        std::make_shared<LibraryComm>(made.comm)));
+  } catch (...) {
+    MPI_Comm_free(&made.comm);
+    throw;
+  }
+  return made.comm;
 }
 
 }  // namespace

@@ -2,12 +2,18 @@
 
 #include <sched.h>
 
+#include <optional>
+
 #include "../exec/mpi_check.hpp"
 #include "../exec/progress.hpp"
+#include "collective.hpp"
 
 namespace cartcoll::detail {
 
 namespace {
+
+// The barrier's messages, where it sends any (collective.hpp), on a tag apart from the parcels'.
+constexpr int barrier_tag_offset = 2;
 
 // Receives one parcel if one has arrived.
 bool receive_one(MPI_Comm comm, int tag, std::vector<Parcel>& received) {
@@ -32,17 +38,15 @@ std::vector<Parcel> sparse_exchange(MPI_Comm comm, int tag, const std::vector<Pa
                      tag, comm, &sends[k]),
           "MPI_Issend");
   std::vector<Parcel> received;
-  MPI_Request barrier = MPI_REQUEST_NULL;
+  std::optional<NonblockingBarrier> barrier;
   for (bool done = false; !done;) {
     const bool got = receive_one(comm, tag, received);
-    if (barrier == MPI_REQUEST_NULL) {
+    if (!barrier) {
       int all_sent = 0;
       check(MPI_Testall(static_cast<int>(sends.size()), sends.data(), &all_sent, MPI_STATUSES_IGNORE), "MPI_Testall");
-      if (all_sent) check(MPI_Ibarrier(comm, &barrier), "MPI_Ibarrier");
+      if (all_sent) barrier.emplace(comm, tag + barrier_tag_offset);
     } else {
-      int finished = 0;
-      check(MPI_Test(&barrier, &finished, MPI_STATUS_IGNORE), "MPI_Test");
-      done = finished != 0;
+      done = barrier->test();
     }
     if (!got && !done) {
       ProgressEngine::instance().poll();  // peers may wait for this process's outstanding operations

@@ -12,8 +12,8 @@
 
 namespace cartcoll::detail {
 
-// Collective over comm (a private communicator: it uses `tag` with MPI_ANY_SOURCE). Received parcels
-// are in no particular order.
+// Collective over comm (a private communicator: it uses `tag` with MPI_ANY_SOURCE, and tag + 2 for
+// the barrier's messages where it sends any). Received parcels are in no particular order.
 std::vector<Parcel> sparse_exchange(MPI_Comm comm, int tag, const std::vector<Parcel>& outgoing);
 
 }  // namespace cartcoll::detail

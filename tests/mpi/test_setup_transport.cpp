@@ -7,10 +7,12 @@
 #include <algorithm>
 #include <chrono>
 #include <new>
+#include <thread>
 #include <vector>
 
 #include "../support/watchdog.hpp"
 #include "cartcoll/error.hpp"
+#include "comm/collective.hpp"
 #include "graph/mpi_transport.hpp"
 
 using cartcoll::Errc;
@@ -106,6 +108,31 @@ TEST(SetupTransport, AFailureOnOneProcessIsAnErrorOfItsClassEverywhere) {
   RingProtocol protocol(world.rank, world.size, -1, 0, true, throw_bad_count);
   cartcoll::detail::run_over_mpi(world.comm, protocol);
   EXPECT_EQ(protocol.rounds_heard, 4);
+}
+
+// The barrier the exchange of every round ends with (src/comm/collective.hpp), both kinds: no process
+// leaves it before the last has entered (SMPI 3.32's MPI_Ibarrier failed this). Three barriers in a
+// row on one tag, each entered late by another process, stay apart.
+TEST(SetupTransport, NoProcessLeavesABarrierBeforeTheLastEnters) {
+  using Barrier = cartcoll::detail::NonblockingBarrier;
+  const support::Watchdog watchdog("nonblocking barriers", deadline);
+  const World world;
+  const auto seconds_now = [] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+  };
+  for (Barrier::Kind kind : {Barrier::Kind::mpi, Barrier::Kind::dissemination}) {
+    for (int late : {world.size - 1, 0, world.size / 2}) {
+      if (world.rank == late) std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      const double entered = seconds_now();
+      Barrier barrier(world.comm, 5, kind);
+      while (!barrier.test()) std::this_thread::yield();
+      const double left = seconds_now();
+      double late_entered = entered;
+      MPI_Bcast(&late_entered, 1, MPI_DOUBLE, late, world.comm);
+      EXPECT_GE(left, late_entered) << "rank " << world.rank << " left before rank " << late << " entered";
+    }
+    Barrier(world.comm, 5, kind).wait();
+  }
 }
 
 }  // namespace
