@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs cartcoll-bench under SimGrid's SMPI on a simulated cluster (bench/simulation/fat-tree-1024.xml:
-# 100 Gb/s links, 0.25 us per link, full-bisection two-level fat tree of 1024 single-process nodes)
-# at 64, 512 and 1024 simulated processes, with and without a per-message send overhead, and writes
+# 100 Gb/s links, 0.25 us per link, full-bisection two-level fat tree of 1024 single-process nodes;
+# the graph steps on bench/simulation/constant-4096.xml, 1 us a message) at 64, 512 and 1024 simulated
+# processes, with and without a per-message send overhead, and writes
 # results.csv, the tables and figures (bench/simulation/report.py) under bench/results/simulation-<date>;
 # docs/simulation.md only with --docs. See docs/simulation.md for the model and its traps.
 #
@@ -17,9 +18,9 @@
 #   --sizes LIST      block sizes of every step instead of the grid's (e.g. 1 for a quick look)
 #   --list            print the steps and exit
 #   --docs            also rewrite docs/simulation.md's generated part from this run
-# Each step is one cartcoll-bench run (one operation, neighborhood and process count, three block
-# sizes, the implementations cart-trivial, cart-combining, cart-torus, cart-auto and the baseline
-# direct); the simulation is deterministic, so 3 repetitions after 1 warm-up suffice.
+# Each step is one cartcoll-bench run (one operation, neighborhood and process count, two or three
+# block sizes, the implementations cart-trivial, cart-combining, cart-torus, cart-auto, or on graphs
+# cc-trivial, cc-graph-combining, cc-auto, and the baseline direct); the simulation is deterministic, so 3 repetitions after 1 warm-up suffice.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 procs_list=64,512,1024
@@ -47,8 +48,10 @@ while (($#)); do
 done
 IFS=, read -r -a procs_counts <<<"$procs_list"
 IFS=, read -r -a overhead_values <<<"$overheads"
-platform=$repo/bench/simulation/fat-tree-1024.xml
-impls=cart-trivial,cart-combining,cart-torus,cart-auto,direct
+fat_tree=$repo/bench/simulation/fat-tree-1024.xml
+latency_only=$repo/bench/simulation/constant-4096.xml
+cart_impls=cart-trivial,cart-combining,cart-torus,cart-auto,direct
+graph_impls=cc-trivial,cc-graph-combining,cc-auto,direct
 
 # ---------------------------------------------------------------------------------------------- the grid
 # A step: "procs|name|args". 000's experiments (section 4): box neighborhoods d = 2..5, n = 3 (and n = 4, 5
@@ -57,11 +60,18 @@ impls=cart-trivial,cart-combining,cart-torus,cart-auto,direct
 # neighborhoods run at 64 processes only, and 512 and 1024 get the 3-D cases (the papers' 27-point
 # stencil) and the 2-D and 4-D n = 3 boxes.
 steps=()
-add() {
+add() {  # add PROCS NAME ARGS [graph]
   [ -n "$only" ] && ! [[ "$2" =~ $only ]] && return
-  steps+=("$1|$2|$3")
+  steps+=("$1|$2|$3|${4:-cart}")
 }
 for p in "${procs_counts[@]}"; do
+  # 003's random graphs: Erdős–Rényi with the issue's density 0.05 (mean degree 0.05 p), and, where
+  # the simulator is fast enough, 0.4 (mean degree 51 at 128 processes, the degree of 0.05 at 1024).
+  add "$p" "allgather er-0.05" "--op allgather --erdos-renyi $p 0.05 1 --sizes 1,100" graph
+  if ((p <= 128)); then
+    add "$p" "allgather er-0.4" "--op allgather --erdos-renyi $p 0.4 1 --sizes 1,100" graph
+    add "$p" "alltoall er-0.4" "--op alltoall --erdos-renyi $p 0.4 1 --sizes 1,100" graph
+  fi
   for op in alltoall allgather; do
     add "$p" "$op moore-3-1" "--op $op --moore 3 1 --sizes 1,10,100"
     add "$p" "$op box-3-3--1" "--op $op --box 3 3 -1 --sizes 1,10,100"
@@ -82,7 +92,9 @@ done
 if [ "$list_only" = 1 ]; then
   for overhead in "${overhead_values[@]}"; do
     for step in "${steps[@]}"; do
-      IFS='|' read -r p name args <<<"$step"
+      IFS='|' read -r p name args kind <<<"$step"
+      impls=$cart_impls
+      [ "$kind" = graph ] && impls=$graph_impls
       echo "o=$overhead us, p=$p: $name: cartcoll-bench $args --impl $impls"
     done
   done
@@ -110,7 +122,7 @@ if ! { cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCM
 fi
 bench=$build_dir/bench/cartcoll-bench
 hostfile=$out/hostfile.txt
-for ((i = 0; i < 1024; ++i)); do echo "node-$i"; done >"$hostfile"
+for ((i = 0; i < 4096; ++i)); do echo "node-$i"; done >"$hostfile"
 
 # The model (docs/simulation.md): network time from the platform as written (no SMPI correction
 # factors), no CPU time (the library's own instructions are free: only messages cost), a tree barrier
@@ -120,6 +132,15 @@ for ((i = 0; i < 1024; ++i)); do echo "node-$i"; done >"$hostfile"
 # smpi/ois for nonblocking sends).
 model=(--cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi --cfg=smpi/lat-factor:0:1
        --cfg=smpi/bw-factor:0:1 --cfg=smpi/send-is-detached-thresh:0 --log=root.thresh:warning)
+# The graph steps run on the latency-only machine: SimGrid's Constant network model, 1 us a message
+# (the fat tree's latency across its spine), no links. The fat tree's bandwidth sharing made their
+# set-up's many small exchanges spend minutes in SimGrid's max-min solver, and for blocks of up to
+# 400 bytes on a full-bisection network it changes nothing (docs/simulation.md compares the two).
+latency_model=(--cfg=network/model:Constant --cfg=network/latency-factor:1e-6)
+# `auto` on a graph decides by its cost model, not by measuring (docs/graph-combining.md): the graph
+# steps give it the simulated machine's own figures as a CARTCOLL_PROFILE (what cartcoll-calibrate
+# would write for it): 1 us a phase, the overhead per message, nothing per byte. Without one it uses
+# the default model (5 us, 1 us, 1 ns), which picked graph-combining at twice trivial's time with o = 0.
 
 # ---------------------------------------------------------------------------------------------- run
 results=$out/results.csv
@@ -130,22 +151,31 @@ total=$((${#steps[@]} * ${#overhead_values[@]}))
 index=0
 start=$SECONDS
 for step in "${steps[@]}"; do
-  IFS='|' read -r p name args <<<"$step"
+  IFS='|' read -r p name args kind <<<"$step"
+  impls=$cart_impls platform=$fat_tree network=fattree network_model=()
+  if [ "$kind" = graph ]; then
+    impls=$graph_impls platform=$latency_only network=latency network_model=("${latency_model[@]}")
+  fi
   for overhead in "${overhead_values[@]}"; do
     index=$((index + 1))
-    label="smpi-fattree-o${overhead}us"
+    label="smpi-$network-o${overhead}us"
+    seconds=$(awk -v o="$overhead" 'BEGIN { printf "%g", o * 1e-6 }')
+    profile=""
+    if [ "$kind" = graph ]; then
+      profile=$out/profile-$network-o${overhead}us.txt
+      echo "1e-06 $seconds 0" >"$profile"
+    fi
     printf '[%d/%d] p=%d o=%s us %s ... ' "$index" "$total" "$p" "$overhead" "$name"
     if [ -n "$budget" ] && ((SECONDS - start >= budget)); then
       echo "not run (budget)"
       echo "p=$p o=$overhead $name: not run (time budget of $budget s spent)" >>"$skipped"
       continue
     fi
-    seconds=$(awk -v o="$overhead" 'BEGIN { printf "%g", o * 1e-6 }')
     step_csv=$out/steps/$(printf '%03d' "$index").csv
     began=$SECONDS
     [ -n "$sizes" ] && args=$(sed "s/--sizes [0-9,]*/--sizes $sizes/" <<<"$args")
     read -r -a argv <<<"$args"
-    if smpirun -np "$p" -platform "$platform" -hostfile "$hostfile" "${model[@]}" \
+    if CARTCOLL_PROFILE=$profile smpirun -np "$p" -platform "$platform" -hostfile "$hostfile" "${model[@]}" "${network_model[@]}" \
          "--cfg=smpi/os:0:$seconds:0" "--cfg=smpi/ois:0:$seconds:0" \
          "$bench" "${argv[@]}" --impl "$impls" --reps 3 --warmup 1 --transport "$label" --pinning simulated \
          --csv "$step_csv" >"${step_csv%.csv}.log" 2>&1 && [ -s "$step_csv" ]; then

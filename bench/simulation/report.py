@@ -17,7 +17,13 @@ import sys
 from collections import defaultdict
 
 BASELINE = "direct"
-IMPLS = ["cart-trivial", "cart-combining", "cart-torus", "cart-auto", "direct"]
+IMPLS = ["cart-trivial", "cart-combining", "cart-torus", "cart-auto", "cc-trivial", "cc-graph-combining", "cc-auto",
+         "direct"]
+# What each `auto` chooses between: Cartesian neighborhoods (Cart_*) and graphs (CC_*).
+AUTO_CANDIDATES = {"cart-auto": ("cart-trivial", "cart-combining"), "cc-auto": ("cc-trivial", "cc-graph-combining")}
+COLORS = {"cart-trivial": "tab:blue", "cart-combining": "tab:orange", "cart-torus": "tab:green", "cart-auto": "tab:red",
+          "cc-trivial": "tab:blue", "cc-graph-combining": "tab:orange", "cc-auto": "tab:red"}
+PLATFORMS = {"fattree": "100 Gb/s fat tree", "latency": "latency-only network"}
 BEGIN, END = "<!-- simulation results begin -->", "<!-- simulation results end -->"
 
 
@@ -36,11 +42,18 @@ def overhead_of(transport):
     return match.group(1) if match else transport
 
 
+def platform_of(transport):
+    """The simulated network, named in the transport label (smpi-fattree-o0.5us, smpi-latency-o0.5us)."""
+    match = re.match(r"smpi-([a-z]+)-", transport)
+    return PLATFORMS.get(match.group(1), match.group(1)) if match else transport
+
+
 def grouped(rows):
-    """{(op, rule, neighborhood, t, overhead): {processes: {m: {impl: row}}}}"""
+    """{(op, rule, neighborhood, t, overhead, platform): {processes: {m: {impl: row}}}}"""
     groups = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
     for r in rows:
-        key = (r["op"], r["size_rule"], r["neighborhood"], r["t"], overhead_of(r["transport"]))
+        key = (r["op"], r["size_rule"], r["neighborhood"], r["t"], overhead_of(r["transport"]),
+               platform_of(r["transport"]))
         groups[key][r["processes"]][r["block_elements"]][r["impl"]] = r
     return groups
 
@@ -48,9 +61,9 @@ def grouped(rows):
 def tables(groups):
     out = []
     for key in sorted(groups, key=lambda k: (k[0], k[1], k[3], k[2], -float(k[4]))):
-        op, rule, neighborhood, t, overhead = key
+        op, rule, neighborhood, t, overhead, platform = key
         rule_text = f", size rule {rule}" if rule != "uniform" else ""
-        out.append(f"#### {op} {neighborhood} (t = {t}{rule_text}), overhead {overhead} µs per message\n")
+        out.append(f"#### {op} {neighborhood} (t = {t}{rule_text}), overhead {overhead} µs per message, {platform}\n")
         impls = [i for i in IMPLS if any(i in by_m for by_p in groups[key].values() for by_m in by_p.values())]
         out.append("| p | m | " + " | ".join(f"`{i}`" for i in impls) + " | `auto` chose |")
         out.append("|---" * (len(impls) + 3) + "|")
@@ -75,14 +88,14 @@ def tables(groups):
 
 
 def auto_choice(cells):
-    """Which schedule cart-auto ran, told by its message count, and whether it was the faster one."""
-    auto = cells.get("cart-auto")
-    if auto is None:
+    """Which schedule `auto` ran, told by its message count, and whether it was the faster one."""
+    found = [(cells[a], c) for a, c in AUTO_CANDIDATES.items() if a in cells]
+    if not found:
         return "–"
-    same = [i for i in ("cart-trivial", "cart-combining")
-            if i in cells and cells[i]["messages_per_call"] == auto["messages_per_call"]]
-    name = same[0].removeprefix("cart-") if same else "?"
-    candidates = [cells[i]["median_s"] for i in ("cart-trivial", "cart-combining") if i in cells]
+    auto, choices = found[0]
+    same = [i for i in choices if i in cells and cells[i]["messages_per_call"] == auto["messages_per_call"]]
+    name = same[0].split("-", 1)[1] if same else "?"
+    candidates = [cells[i]["median_s"] for i in choices if i in cells]
     if not candidates or min(candidates) <= 0:
         return name
     return f"{name} ({auto['median_s'] / min(candidates):.2f} × best)"
@@ -101,24 +114,23 @@ def figures(groups, out_dir):
     for key in groups:
         by_op[(key[0], key[1])].append(key)
     for (op, rule), keys in sorted(by_op.items()):
-        keys.sort(key=lambda k: (k[3], k[2], -float(k[4])))
+        keys.sort(key=lambda k: (k[3], k[2], -float(k[4]), k[5]))
         columns = min(4, len(keys))
         rows_n = (len(keys) + columns - 1) // columns
         fig, axes = plt.subplots(rows_n, columns, figsize=(4 * columns, 3.2 * rows_n), squeeze=False)
         for ax, key in zip(axes.flat, keys):
-            colors = {"cart-trivial": "tab:blue", "cart-combining": "tab:orange", "cart-torus": "tab:green",
-                      "cart-auto": "tab:red"}
-            for impl, color in colors.items():
+            for impl, color in COLORS.items():
                 for m, marker in zip(sorted({m for by_m in groups[key].values() for m in by_m}), "o^sDv"):
                     points = [(p, groups[key][p][m][impl]["median_s"] / groups[key][p][m][BASELINE]["median_s"])
                               for p in sorted(groups[key]) if m in groups[key][p]
                               and impl in groups[key][p][m] and BASELINE in groups[key][p][m]]
                     if points:
-                        ax.plot(*zip(*points), marker=marker, color=color, fillstyle="none" if impl == "cart-auto"
-                                else "full", markersize=9 if impl == "cart-auto" else 5, label=f"{impl} m={m}")
+                        auto = impl.endswith("-auto")
+                        ax.plot(*zip(*points), marker=marker, color=color, fillstyle="none" if auto else "full",
+                                markersize=9 if auto else 5, label=f"{impl} m={m}")
             ax.set_xscale("log", base=2)
             ax.axhline(1.0, color="grey", linewidth=0.8)
-            ax.set_title(f"{key[2]} (t={key[3]}), o={key[4]} µs", fontsize=9)
+            ax.set_title(f"{key[2]} (t={key[3]}), o={key[4]} µs, {key[5]}", fontsize=8)
             ax.set_xlabel("simulated processes")
             ax.set_ylabel("time / direct")
         for ax in list(axes.flat)[len(keys):]:
@@ -126,7 +138,7 @@ def figures(groups, out_dir):
         handles, labels = axes.flat[0].get_legend_handles_labels()
         fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=7)
         fig.suptitle(f"{op}{' rule ' + rule if rule != 'uniform' else ''}: simulated time relative to direct "
-                     "(SMPI, 100 Gb/s fat tree)")
+                     "(SMPI)")
         fig.tight_layout(rect=(0, 0.08, 1, 0.95))
         name = f"ratios_{op}{'_' + rule if rule != 'uniform' else ''}.png"
         fig.savefig(os.path.join(out_dir, name), dpi=90)
