@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs cartcoll-bench under SimGrid's SMPI on a simulated cluster (bench/simulation/fat-tree-1024.xml:
 # 100 Gb/s links, 0.25 us per link, full-bisection two-level fat tree of 1024 single-process nodes;
-# the graph steps on bench/simulation/constant-4096.xml, 1 us a message) at 64, 512 and 1024 simulated
+# the graph steps on a latency-only machine of 4096 nodes it writes, 1 us a message) at 64, 512 and 1024 simulated
 # processes, with and without a per-message send overhead, and writes
 # results.csv, the tables and figures (bench/simulation/report.py) under bench/results/simulation-<date>;
 # docs/simulation.md only with --docs. See docs/simulation.md for the model and its traps.
@@ -49,7 +49,6 @@ done
 IFS=, read -r -a procs_counts <<<"$procs_list"
 IFS=, read -r -a overhead_values <<<"$overheads"
 fat_tree=$repo/bench/simulation/fat-tree-1024.xml
-latency_only=$repo/bench/simulation/constant-4096.xml
 cart_impls=cart-trivial,cart-combining,cart-torus,cart-auto,direct
 graph_impls=cc-trivial,cc-graph-combining,cc-auto,direct
 
@@ -123,6 +122,16 @@ fi
 bench=$build_dir/bench/cartcoll-bench
 hostfile=$out/hostfile.txt
 for ((i = 0; i < 4096; ++i)); do echo "node-$i"; done >"$hostfile"
+# The graph steps' machine: 4096 hosts and no links, as SimGrid's Constant network model requires (a
+# <cluster> makes links), written here rather than kept as 4096 lines of XML.
+latency_only=$out/latency-only-4096.xml
+{
+  echo '<?xml version="1.0"?>'
+  echo '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">'
+  echo '<platform version="4.1"><zone id="latency-only" routing="None">'
+  for ((i = 0; i < 4096; ++i)); do echo "  <host id=\"node-$i\" speed=\"100Gf\"/>"; done
+  echo '</zone></platform>'
+} >"$latency_only"
 
 # The model (docs/simulation.md): network time from the platform as written (no SMPI correction
 # factors), no CPU time (the library's own instructions are free: only messages cost), a tree barrier
