@@ -72,7 +72,7 @@ void run_size(const Context& c, const Communicators& comms, int m, bool first) {
       std::printf("# skipped %s: %s\n", impl.c_str(), why.c_str());
     }
   }
-  const auto times = time_interleaved(runs, c.options.reps, c.options.warmup);
+  const auto times = time_interleaved(runs, c.options.reps, c.options.warmup, c.options.batch);
   // Counted after the timing, so one-time work (cart-auto's measuring) stays out of the count.
   std::vector<Result> results;
   double baseline = 0;

@@ -23,17 +23,23 @@ double max_over_ranks(double value) {
   return value;
 }
 
+double timed_call(const Run& run) {
+  MPI_Barrier(MPI_COMM_WORLD);
+  const double start = MPI_Wtime();
+  run();
+  return max_over_ranks(MPI_Wtime() - start);
+}
+
 }  // namespace
 
-std::vector<std::vector<double>> time_interleaved(const std::vector<Run>& runs, int reps, int warmup) {
+std::vector<std::vector<double>> time_interleaved(const std::vector<Run>& runs, int reps, int warmup, int batch) {
   std::vector<std::vector<double>> times(runs.size());
-  for (int rep = -warmup; rep < reps; ++rep)
+  for (int rep = 0; rep < warmup; ++rep)
+    for (const Run& run : runs) timed_call(run);
+  for (int done = 0; done < reps; done += batch)
     for (std::size_t k = 0; k < runs.size(); ++k) {
-      MPI_Barrier(MPI_COMM_WORLD);
-      const double start = MPI_Wtime();
-      runs[k]();
-      const double elapsed = max_over_ranks(MPI_Wtime() - start);
-      if (rep >= 0) times[k].push_back(elapsed);
+      if (batch > 1) timed_call(runs[k]);  // the turn's untimed lead
+      for (int rep = done; rep < std::min(done + batch, reps); ++rep) times[k].push_back(timed_call(runs[k]));
     }
   return times;
 }

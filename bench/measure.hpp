@@ -1,6 +1,7 @@
 #pragma once
-// Timing methodology: barrier, time = max over ranks, warm-up, implementations interleaved per
-// repetition, Tukey's rule (outside [Q1 - 3 IQR, Q3 + 3 IQR] dropped), then median, min and max.
+// Timing methodology: barrier, time = max over ranks, warm-up, implementations taking turns in
+// batches of repetitions, Tukey's rule (outside [Q1 - 3 IQR, Q3 + 3 IQR] dropped), then median, min
+// and max.
 #include <vector>
 
 #include "implementations.hpp"
@@ -12,8 +13,12 @@ struct Summary {
   int kept = 0, total = 0;
 };
 
-// Per run, the per-repetition maxima over ranks (warm-up repetitions dropped).
-std::vector<std::vector<double>> time_interleaved(const std::vector<Run>& runs, int reps, int warmup);
+// Per run, the per-repetition maxima over ranks. The runs first take `warmup` untimed turns of one
+// call each; then they take turns of `batch` timed calls, each turn led by one untimed call, which
+// pays for switching from the previous run's buffers and communicators (an application that calls
+// one exchange again and again does not pay it; a run that went first or after another paid it, up
+// to 14 % at 64 KiB blocks).
+std::vector<std::vector<double>> time_interleaved(const std::vector<Run>& runs, int reps, int warmup, int batch = 1);
 
 Summary summarize(std::vector<double> times);
 

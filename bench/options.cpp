@@ -19,7 +19,7 @@ namespace {
     if (problem) std::fprintf(stderr, "cartcoll-bench: %s\n", problem);
     std::fprintf(stderr,
         "usage: cartcoll-bench [--op OP] (NEIGHBORHOOD | GRAPH) [--sizes 1,10,100] [--type int|double|char]\n"
-        "                      [--size-rule uniform|000|002] [--impl IMPL,...] [--reps N] [--warmup N]\n"
+        "                      [--size-rule uniform|000|002] [--impl IMPL,...] [--reps N] [--warmup N] [--batch N]\n"
         "                      [--csv FILE] [--transport LABEL] [--pinning LABEL]\n"
         "       cartcoll-bench --setup (--moore D R | --setup-grid) [--reps N] [--csv FILE]\n"
         "OP: alltoall alltoallv alltoallw allgather allgatherv allgatherw\n"
@@ -40,7 +40,8 @@ namespace {
         "  CC_Dist_graph_create_adjacent communicators), mpi-neighbor, mpi-ineighbor, mpi-neighbor-persistent,\n"
         "  ideal (one Isend/Irecv per edge), direct; every block has m elements (no size rule), allgatherw is\n"
         "  not available.\n"
-        "Methodology: barrier before each repetition, time = max over ranks, implementations interleaved,\n"
+        "Methodology: barrier before each repetition, time = max over ranks, implementations take turns of\n"
+        "  --batch repetitions (default 5) each led by one untimed call,\n"
         "  Tukey's rule (3 IQR) then median/min/max of the kept repetitions; messages and bytes per call are\n"
         "  the max over ranks seen by a PMPI counter in one extra call after the timing (for mpi-* rows,\n"
         "  where MPI's internal sends are invisible to PMPI, the direct pattern's count: one message per\n"
@@ -178,6 +179,7 @@ Options parse_options(int argc, char** argv) {
     else if (arg == "--impl") { o.impls = list_of(p.word()); impls_given = true; }
     else if (arg == "--reps") { o.reps = p.number(); o.reps_given = true; }
     else if (arg == "--warmup") o.warmup = p.number();
+    else if (arg == "--batch") o.batch = p.number();
     else if (arg == "--csv") o.csv = p.word();
     else if (arg == "--transport") o.transport = p.word();
     else if (arg == "--pinning") o.pinning = p.word();
@@ -187,7 +189,7 @@ Options parse_options(int argc, char** argv) {
     else usage(("unknown option " + arg).c_str());
   }
   if (!known_op(o.op)) usage("unknown --op");
-  if (o.reps < 1 || o.warmup < 0) usage("--reps must be positive, --warmup not negative");
+  if (o.reps < 1 || o.warmup < 0 || o.batch < 1) usage("--reps and --batch must be positive, --warmup not negative");
   const auto& known_names = o.graph ? graph_implementations() : cartesian_implementations();
   if (!impls_given) o.impls = known_names;
   if (o.graph) {

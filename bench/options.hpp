@@ -24,7 +24,7 @@ struct Options {
   MPI_Datatype type = MPI_INT;
   SizeRule rule = SizeRule::uniform;
   std::vector<std::string> impls;
-  int reps = 200, warmup = 20;
+  int reps = 200, warmup = 20, batch = 5;
   bool reps_given = false;
   std::string csv;
   std::string transport = "default";
