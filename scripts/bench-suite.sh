@@ -22,6 +22,8 @@
 #   --docs    also rewrite docs/results.md from this run (otherwise docs/ is left alone)
 #   --only RE run only the steps whose name matches the extended regular expression RE (e.g. 'graph')
 #   --list    print the steps and exit
+#   --prebuilt DIR  use the programs of a bundle made by scripts/bundle.sh (no package installation,
+#             no build; the machine needs the bundle's MPI run-time: bash DIR/install-runtime.sh)
 # Steps the benchmark program cannot run (an option it lacks, an implementation it does not have, a
 # crash or a timeout) are retried once with the core implementations, then recorded as skipped.
 # See docs/benchmarking.md.
@@ -37,6 +39,7 @@ transports_override=""
 write_docs=0
 list_only=0
 only=""
+prebuilt=""
 while (($#)); do
   case $1 in
     --quick) mode=quick ;;
@@ -50,13 +53,16 @@ while (($#)); do
     --docs) write_docs=1 ;;
     --list) list_only=1 ;;
     --only) only=$2; shift ;;
-    -h|--help) sed -n '2,28p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --prebuilt) prebuilt=$(cd "$2" && pwd); shift ;;
+    -h|--help) sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "bench-suite.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
 done
-python=/usr/bin/python3
-[ -x "$python" ] || python=python3   # Debian's interpreter has python3-matplotlib
+python=python3   # the first interpreter that has matplotlib (Debian's has python3-matplotlib)
+for candidate in /usr/bin/python3 python3; do
+  if "$candidate" -c 'import matplotlib' 2>/dev/null; then python=$candidate; break; fi
+done
 
 transports=(openmpi-tcp openmpi-shm mpich)
 [ "$mode" = quick ] && transports=(openmpi-tcp openmpi-shm)
@@ -85,6 +91,7 @@ impls_quick=cart-trivial,cart-combining,cart-auto,cart-auto-persistent,mpi-neigh
 impls_target=cart-trivial,cart-combining,cart-auto,mpi-neighbor,ideal
 impls_core=cart-trivial,cart-combining,cart-auto,mpi-neighbor
 impls_graph=cc-trivial,cc-trivial-persistent,mpi-neighbor,mpi-ineighbor,mpi-neighbor-persistent,ideal
+impls_graph_combining=cc-trivial,cc-graph-combining,cc-auto,mpi-neighbor
 max_t=700
 [ "$mode" = full ] && max_t=1000000
 
@@ -128,6 +135,13 @@ for transport in "${transports[@]}"; do
   done
   add "$transport" "alltoall graph er-$p-0.3" 3 8 \
     "--op alltoall --erdos-renyi $p 0.3 2 --sizes 1,16,128,1024,16384 --impl $impls_graph"
+  # Issue 12: graph-combining on dense random graphs; auto against the better of trivial and combining.
+  for op in alltoall allgather; do
+    for density in 0.2 0.5; do
+      add "$transport" "$op graph er-$p-$density combining" 3 $((p / 2)) \
+        "--op $op --erdos-renyi $p $density 1 --sizes 1,100,10000,100000 --reps 30 --impl $impls_graph_combining"
+    done
+  done
   # The issue's targets first (27 ranks, Moore 3 1): cart-auto against the better of trivial and
   # combining from 1 to 10^5 ints, and the 1-int ratios to mpi-neighbor and ideal.
   for op in alltoall allgather; do
@@ -200,23 +214,24 @@ fi
 out=${out:-$repo/bench/results/$(date +%Y-%m-%d)}
 mkdir -p "$out/steps"
 out=$(cd "$out" && pwd)
-install_dependencies
 
 # ---------------------------------------------------------------------------------------------- builds
 declare -A bench_bin
-echo "== building (Release) under build/bench-*"
+ucx_yield=""
 build_log=$out/build.log
-: >"$build_log"
 build_bench() {  # <dir> <cmake args...>
   local dir=$1
   shift
   cmake -S "$repo" -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCARTCOLL_BUILD_TESTS=OFF "$@" >>"$build_log" 2>&1 &&
     cmake --build "$dir" -j "$(nproc)" --target cartcoll-bench >>"$build_log" 2>&1
 }
-build_bench "$repo/build/bench-openmpi" || { tail -n 30 "$build_log"; exit 1; }
-bench_bin[openmpi]=$repo/build/bench-openmpi/bench/cartcoll-bench
-ucx_yield=""
-if [[ " ${transports[*]} " == *" mpich "* ]]; then
+build_benches() {  # sets bench_bin and ucx_yield
+  install_dependencies
+  echo "== building (Release) under build/bench-*"
+  : >"$build_log"
+  build_bench "$repo/build/bench-openmpi" || { tail -n 30 "$build_log"; exit 1; }
+  bench_bin[openmpi]=$repo/build/bench-openmpi/bench/cartcoll-bench
+  [[ " ${transports[*]} " == *" mpich "* ]] || return 0
   if build_bench "$repo/build/bench-mpich" "${mpich_args[@]}" &&
      cmake --build "$repo/build/bench-mpich" --target cartcoll_ucx_yield >>"$build_log" 2>&1; then
     bench_bin[mpich]=$repo/build/bench-mpich/bench/cartcoll-bench
@@ -224,6 +239,13 @@ if [[ " ${transports[*]} " == *" mpich "* ]]; then
   else
     echo "   MPICH build failed (see $build_log); its steps will be skipped"
   fi
+}
+if [ -n "$prebuilt" ]; then
+  bench_bin[openmpi]=$prebuilt/bin/cartcoll-bench-openmpi
+  bench_bin[mpich]=$prebuilt/bin/cartcoll-bench-mpich
+  ucx_yield=$prebuilt/lib/libcartcoll_ucx_yield.so
+else
+  build_benches
 fi
 
 # Which optional flags does this version of the program know? (Its usage text names them.)
@@ -316,14 +338,18 @@ machine=$out/machine.md
   echo "| CPU | $(lscpu | sed -n 's/^Model name:\s*//p' | head -n 1), $(nproc) cores available |"
   echo "| memory | $(free -h | awk '/^Mem:/ {print $2}') |"
   echo "| OS | $(. /etc/os-release && echo "$PRETTY_NAME"), Linux $(uname -r) |"
-  echo "| compiler | $(g++ --version | head -n 1) |"
   echo "| Open MPI | $(ompi_info --version 2>/dev/null | head -n 1) |"
   echo "| MPICH | $(mpichversion 2>/dev/null | sed -n 's/^MPICH Version:\s*//p') ($(mpichversion 2>/dev/null | sed -n 's/^MPICH Device:\s*//p')) |"
-  echo "| cartcoll | $(git -C "$repo" rev-parse --short HEAD 2>/dev/null) ($(git -C "$repo" log -1 --format=%cs 2>/dev/null)) |"
+  if [ -n "$prebuilt" ]; then
+    cat "$prebuilt/build-info.md"
+  else
+    echo "| compiler | $(g++ --version | head -n 1) |"
+    echo "| cartcoll | $(git -C "$repo" rev-parse --short HEAD 2>/dev/null) ($(git -C "$repo" log -1 --format=%cs 2>/dev/null)) |"
+  fi
   echo "| suite | \`scripts/bench-suite.sh\` $mode, run $(date '+%Y-%m-%d %H:%M'), $((SECONDS - suite_start)) s |"
   echo "| results | \`${out#"$repo"/}\` (results.csv, setup.csv, PNGs, per-step logs) |"
 } >"$machine"
-plot_args=(--out "$out" --machine "$machine" --skipped "$skipped"
+plot_args=(--out "$out" --machine "$machine" --skipped "$skipped" --cores "$(nproc)"
            --title "Benchmark results ($(date +%Y-%m-%d), $mode suite)")
 [ "$write_docs" = 1 ] && plot_args+=(--results-md "$repo/docs/results.md")
 inputs=()
