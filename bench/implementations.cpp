@@ -1,6 +1,7 @@
 #include "implementations.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include "cartcoll/graph.hpp"
 #include "cartcoll/neighbor.h"
@@ -69,6 +70,22 @@ const NeighborCalls cc_calls{CC_Neighbor_alltoall, CC_Neighbor_alltoallv, CC_Nei
                              CC_Neighbor_alltoallw_init, CC_Neighbor_allgather_init, CC_Neighbor_allgatherv_init,
                              CC_Start, CC_Wait, CC_Request_free};
 
+// The library algorithm an implementation runs ("cc-graph-combining-persistent": graph-combining),
+// or nullopt for MPI's own, `ideal` and `direct`.
+std::optional<std::string> library_algorithm(const std::string& impl) {
+  const bool graph_face = impl.starts_with("cc-");
+  if (!graph_face && !impl.starts_with("cart-")) return std::nullopt;
+  const bool persistent = impl.ends_with("-persistent");
+  const std::size_t prefix = graph_face ? 3 : 5;
+  return impl.substr(prefix, impl.size() - prefix - (persistent ? 11 : 0));
+}
+
+bool requested(const Options& options, std::string_view algorithm) {
+  return std::ranges::any_of(options.impls, [algorithm](const std::string& impl) {
+    return library_algorithm(impl) == algorithm;
+  });
+}
+
 MPI_Info algorithm_info(const std::string& algorithm) {
   MPI_Info info;
   MPI_Info_create(&info);
@@ -106,11 +123,13 @@ Communicators::Communicators(const Options& options) {
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   std::vector<int> sources, targets;
   if (options.graph) {
+    // Only the requested ones: graph-combining's set-up (and auto's) is collective work, which
+    // under SimGrid takes minutes of the host's time at a few hundred processes.
     const cartcoll::Graph graph = cartcoll::Graph::from_edges(options.graph->size, options.graph->edges);
     for (const cartcoll::PlannerEntry& planner : cartcoll::planners())
-      if (planner.serves(cartcoll::NeighborhoodKind::graph))
+      if (planner.serves(cartcoll::NeighborhoodKind::graph) && requested(options, planner.name))
         library_[std::string(planner.name)] = make_graph(graph, rank, std::string(planner.name));
-    library_["auto"] = make_graph(graph, rank, "auto");
+    if (requested(options, "auto")) library_["auto"] = make_graph(graph, rank, "auto");
     sources = graph.sources(rank);
     targets = graph.destinations(rank);
     alltoall_plan_ = cartcoll::plan(cartcoll::Algorithm::named("trivial"), graph.view(rank), cartcoll::Collective::alltoall);
@@ -198,8 +217,7 @@ std::optional<Run> Implementations::make(const std::string& impl, std::string& w
 #endif
   const bool persistent = impl.ends_with("-persistent");
   const bool graph_face = impl.starts_with("cc-");
-  const std::size_t prefix = graph_face ? 3 : 5;
-  const std::string algorithm = impl.substr(prefix, impl.size() - prefix - (persistent ? 11 : 0));
+  const std::string algorithm = library_algorithm(impl).value_or("");
   const MPI_Comm comm = comms_.library(algorithm);
   if (comm == MPI_COMM_NULL) {
     why = "no " + algorithm + " planner for this kind of neighborhood";
