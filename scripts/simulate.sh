@@ -16,6 +16,9 @@
 #   --budget S        start no step after S seconds of simulation (the rest are listed as not run)
 #   --only RE         run only the steps whose name matches the extended regular expression RE
 #   --sizes LIST      block sizes of every step instead of the grid's (e.g. 1 for a quick look)
+#   --graph-impls LIST  the graph steps' implementations (default cc-trivial,cc-graph-combining,cc-auto,direct;
+#                     cc-graph-combining, and cc-auto where its model lets it, run graph-combining's
+#                     set-up, the slow part under SMPI)
 #   --list            print the steps and exit
 #   --docs            also rewrite docs/simulation.md's generated part from this run
 # Each step is one cartcoll-bench run (one operation, neighborhood and process count, two or three
@@ -31,6 +34,7 @@ only=""
 sizes=""
 list_only=0
 write_docs=0
+graph_impls=cc-trivial,cc-graph-combining,cc-auto,direct
 while (($#)); do
   case $1 in
     --procs) procs_list=$2; shift ;;
@@ -39,9 +43,10 @@ while (($#)); do
     --budget) budget=$2; shift ;;
     --only) only=$2; shift ;;
     --sizes) sizes=$2; shift ;;
+    --graph-impls) graph_impls=$2; shift ;;
     --list) list_only=1 ;;
     --docs) write_docs=1 ;;
-    -h|--help) sed -n '2,22p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "simulate.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -50,7 +55,6 @@ IFS=, read -r -a procs_counts <<<"$procs_list"
 IFS=, read -r -a overhead_values <<<"$overheads"
 fat_tree=$repo/bench/simulation/fat-tree-1024.xml
 cart_impls=cart-trivial,cart-combining,cart-torus,cart-auto,direct
-graph_impls=cc-trivial,cc-graph-combining,cc-auto,direct
 
 # ---------------------------------------------------------------------------------------------- the grid
 # A step: "procs|name|args". 000's experiments (section 4): box neighborhoods d = 2..5, n = 3 (and n = 4, 5
