@@ -55,7 +55,8 @@ dpkg -L "${packages[@]}" | grep -v -E '^/usr/share/(doc|man|lintian)/' |
 tar -C / -czf "$dir/mpi-runtime.tgz" -T "$dir/runtime-files.txt"
 cat >"$dir/install-runtime.sh" <<'EOF'
 #!/usr/bin/env bash
-# Adds the bundled MPI files this machine lacks (it never replaces one), then says what it added.
+# Adds the bundled MPI files this machine lacks (it never replaces one), then prints the versions of
+# the MPIs that will run (a machine's own MPI stays the one that runs).
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 tar -C / --skip-old-files -xzf "$here/mpi-runtime.tgz"
@@ -65,6 +66,6 @@ mpichversion | head -n 1
 EOF
 {
   echo "| compiler | $(g++ --version | head -n 1) |"
-  echo "| cartcoll | $(git -C "$repo" rev-parse --short HEAD 2>/dev/null) ($(git -C "$repo" log -1 --format=%cs 2>/dev/null)), bundled by \`scripts/bundle.sh\` |"
+  echo "| cartcoll | $(git -C "$repo" describe --always --dirty 2>/dev/null) ($(git -C "$repo" log -1 --format=%cs 2>/dev/null)), bundled by \`scripts/bundle.sh\` |"
 } >"$dir/build-info.md"
 echo "bundle in $dir: $(du -sh "$dir" | cut -f1), packages: ${packages[*]}"
