@@ -11,6 +11,7 @@
 #include "../exec/mpi_executor.hpp"
 #include "../util/median.hpp"
 #include "collective.hpp"
+#include "verbs.hpp"
 
 namespace cartcoll::detail {
 
@@ -27,18 +28,17 @@ constexpr double run_budget_seconds = 0.25;
 constexpr double tie_margin = 0.02;
 
 // One candidate as the call would run it. A persistent request builds everything once, at init, so
-// its runs time start and wait only. A blocking call that repeats itself with predefined datatypes
-// runs the execution it kept (verbs.cpp, blocking_execution); with derived datatypes it builds a new
-// one each time, its datatypes from the communicator's cache. Building the execution in every run,
-// as the trial did before 2026-11-26, charged combining's lowering to each of its calls: 4.1 against
-// its real 0.7 us (2 processes, 1 int, Moore 3-D, shared memory), and `auto` kept trivial (2.2 us).
+// its runs time start and wait only. A repeated blocking call runs the execution it kept where
+// keeps_execution says so, else builds a new one each time, its datatypes from the communicator's
+// cache. (Building one in every run charged combining's lowering to each run: 4.1 against its real
+// 0.7 us at 2 processes, 1 int, Moore 3-D, shared memory, and `auto` chose trivial at 2.2 us.)
 class Candidate {
  public:
   Candidate(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, CallKind kind)
       : schedule_(&schedule), layout_(&layout), comm_(comm), tag_(tag) {
     if (kind == CallKind::persistent)
       persistent_ = std::make_unique<Execution>(schedule, layout, comm, tag);
-    else if (all_predefined(layout.send) && all_predefined(layout.recv))
+    else if (keeps_execution(layout))
       kept_ = std::make_unique<Execution>(schedule, layout, comm, tag, Reuse{&cache_, false});
   }
 

@@ -106,12 +106,11 @@ Algorithm requested_for(const CommState&, const Layout& layout, Contract contrac
 }
 
 // The execution of a blocking call: the last one again where the call repeats it (see
-// CommState::RepeatedCall), else a new one, kept for the next call where all its datatypes are
-// predefined (a derived datatype's handle may name another type by then).
+// CommState::RepeatedCall), else a new one, kept for the next call where keeps_execution says so.
 Execution& blocking_execution(CommState& state, const Schedule& schedule, const Layout& layout) {
   CommState::RepeatedCall& last = state.last_blocking_call;
   if (last.execution && last.schedule == &schedule && last.layout == layout) return *last.execution;
-  const bool keep = all_predefined(layout.send) && all_predefined(layout.recv);
+  const bool keep = keeps_execution(layout);
   auto execution = std::make_unique<Execution>(schedule, layout, state.library()->ready(), state.tags().blocking(),
                                                Reuse{&state.type_cache, !keep});
   last = {keep ? &schedule : nullptr, keep ? layout : Layout{}, std::move(execution), std::nullopt, std::nullopt,
@@ -130,6 +129,8 @@ void run_blocking(CommState& state, Execution& execution) {
 }
 
 }  // namespace
+
+bool keeps_execution(const Layout& layout) { return all_predefined(layout.send) && all_predefined(layout.recv); }
 
 void check_layout(const CommState& state, const Layout& layout, Contract contract) {
   require_block_counts(layout, state.degrees());

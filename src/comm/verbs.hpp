@@ -11,6 +11,10 @@ namespace cartcoll::detail {
 
 void check_layout(const CommState& state, const Layout& layout, Contract contract);
 
+// Whether a blocking call keeps its execution for the next call with the same arguments: only where
+// all its datatypes are predefined (a derived datatype's handle may name another type by then).
+bool keeps_execution(const Layout& layout);
+
 // What a blocking call with this layout runs (collective where `auto` measures).
 Algorithm choose(CommState& state, const Layout& layout, Contract contract);
 void exchange(CommState& state, const Layout& layout, Contract contract);
