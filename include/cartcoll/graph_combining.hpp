@@ -57,6 +57,19 @@ struct CombiningPattern {
   std::vector<CombinedArrival> arrivals;
 };
 
+// Which sides of its pattern a process runs. Under `auto` a process combines what it sends where its
+// send blocks are small enough, and what it receives where its receive blocks are
+// (docs/graph-combining.md): on a regular alltoall or allgather, friends, the carriers of a combined
+// message and its receiver all size their blocks alike, so both ends of every message decide alike.
+struct CombinedSides {
+  bool sends = true;     // the steps: exchanges with friends and the combined messages sent
+  bool receives = true;  // the arrivals: the combined messages received
+  friend bool operator==(const CombinedSides&, const CombinedSides&) = default;
+};
+
+// The pattern without the side(s) `sides` leaves out: what is left out goes directly.
+CARTCOLL_API CombiningPattern restricted_to(const CombiningPattern& pattern, CombinedSides sides);
+
 // What one process spent on the set-up.
 struct SetupTraffic {
   int rounds = 0;

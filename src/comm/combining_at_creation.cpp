@@ -1,5 +1,8 @@
 #include "combining_at_creation.hpp"
 
+#include <algorithm>
+#include <limits>
+#include <numeric>
 #include <optional>
 
 #include "../exec/mpi_check.hpp"
@@ -42,27 +45,39 @@ std::shared_ptr<const CombiningPattern> run_setup(MPI_Comm graph, int rank, cons
   return std::make_shared<const CombiningPattern>(setup.pattern());
 }
 
-// `auto`'s verdict per collective: graph-combining where the model predicts it faster at one
-// element per block for the process that is slowest either way (the figures' maxima, agreed).
-std::array<Algorithm, 2> auto_verdict(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors, const Settings& settings) {
+int blocks_sent(const Figures& figures) {
+  return std::accumulate(figures.sends_of_send_block.begin(), figures.sends_of_send_block.end(), 0) +
+         std::accumulate(figures.sends_of_recv_block.begin(), figures.sends_of_recv_block.end(), 0);
+}
+
+// The largest block for which the model predicts `combined` faster than `direct`, given each one's
+// phases, messages and blocks sent (the maxima over processes): combining saves phases × latency +
+// messages × per-message overhead at no bytes and pays for the blocks it forwards per byte. -1
+// where it saves nothing.
+long long largest_block_combined(const int* direct, const int* combined, const CostModel& model) {
+  const double saved = (direct[0] - combined[0]) * model.latency + (direct[1] - combined[1]) * model.per_message;
+  const double extra_bytes_per_block_byte = combined[2] - direct[2];
+  if (saved <= 0) return -1;
+  if (extra_bytes_per_block_byte <= 0 || model.per_byte <= 0) return std::numeric_limits<long long>::max();
+  return static_cast<long long>(std::min(saved / (extra_bytes_per_block_byte * model.per_byte), 0x1p62));
+}
+
+// `auto`'s verdict per collective from the model (CARTCOLL_PROFILE's, else the default) and the
+// figures of both schedules, their maxima over processes (agreed).
+CombiningVerdict auto_verdict(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors, const Settings& settings) {
   const Neighborhood neighborhood(neighbors);
   const Algorithm direct = Algorithm::named("trivial"), combining = *setup_planner();
-  std::vector<int> figures;  // per collective: phases and messages, direct then combined
+  std::vector<int> figures;  // per collective, direct then combined: phases, messages, blocks sent
   for (Collective collective : {Collective::alltoall, Collective::allgather})
     for (Algorithm algorithm : {direct, combining}) {
       const Figures f = neighborhood.figures(algorithm, collective, rank);
-      figures.insert(figures.end(), {f.phases, f.messages});
+      figures.insert(figures.end(), {f.phases, f.messages, blocks_sent(f)});
     }
   allreduce_max(graph, figures);
   const CostModel model = settings.profile.value_or(CostModel{});
-  std::array<Algorithm, 2> choice{direct, direct};
-  for (std::size_t c = 0; c < 2; ++c) {
-    const int* f = &figures[4 * c];
-    const double seconds_direct = f[0] * model.latency + f[1] * model.per_message;
-    const double seconds_combined = f[2] * model.latency + f[3] * model.per_message;
-    if (seconds_combined < seconds_direct) choice[c] = combining;
-  }
-  return choice;
+  std::array<long long, 2> up_to{};
+  for (std::size_t c = 0; c < 2; ++c) up_to[c] = largest_block_combined(&figures[6 * c], &figures[6 * c + 3], model);
+  return {direct, combining, up_to};
 }
 
 }  // namespace
@@ -73,7 +88,7 @@ Neighborhood neighborhood_at_creation(MPI_Comm parent, MPI_Comm graph, int rank,
   if (detected.kind() == NeighborhoodKind::cartesian) return detected;
   if (!runs_setup(graph, rank, neighbors, settings)) return detected;
   neighbors.pattern = run_setup(graph, rank, neighbors, settings);
-  if (settings.algorithm.is_automatic()) neighbors.auto_choice = auto_verdict(graph, rank, neighbors, settings);
+  if (settings.algorithm.is_automatic()) neighbors.auto_combining = auto_verdict(graph, rank, neighbors, settings);
   return Neighborhood(std::move(neighbors));
 }
 

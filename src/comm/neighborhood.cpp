@@ -49,9 +49,14 @@ std::vector<int> Neighborhood::destinations(int) const {
   return graph()->destinations;
 }
 
-Schedule Neighborhood::plan(Algorithm algorithm, Collective collective, int rank) const {
-  if (const auto* g = graph())
-    return cartcoll::plan(algorithm, GraphView{rank, g->size, g->sources, g->destinations, g->pattern.get()}, collective);
+Schedule Neighborhood::plan(Algorithm algorithm, Collective collective, int rank, CombinedSides sides) const {
+  if (const auto* g = graph()) {
+    GraphView view{rank, g->size, g->sources, g->destinations, g->pattern.get()};
+    if (g->pattern == nullptr || sides == CombinedSides{}) return cartcoll::plan(algorithm, view, collective);
+    const CombiningPattern restricted = restricted_to(*g->pattern, sides);
+    view.pattern = &restricted;
+    return cartcoll::plan(algorithm, view, collective);
+  }
   const CartesianNeighborhood& c = *cartesian();
   Schedule schedule = cartcoll::plan(algorithm, CartesianView{c.grid, c.offsets, c.coords}, collective);
   if (!c.receive_order.empty() || !c.send_order.empty())

@@ -16,14 +16,22 @@
 
 namespace cartcoll::detail {
 
+// `auto`'s verdict on a graph where graph-combining's set-up ran, agreed at creation: a process runs
+// `combining` on the sides of its pattern whose blocks hold at most up_to bytes (alltoall [0],
+// allgather [1]; -1: none), else `direct`. up_to comes from the cost model, until a call that may
+// communicate measures it instead (selection.hpp).
+struct CombiningVerdict {
+  Algorithm direct, combining;
+  std::array<long long, 2> up_to;
+};
+
 struct GraphNeighborhood {
   int size = 0;
   std::vector<int> sources, destinations;  // no_process for MPI_PROC_NULL
   // graph-combining's set-up result for this process, where it ran (at creation); shared by duplicates.
   std::shared_ptr<const CombiningPattern> pattern = nullptr;
-  // Under `auto`, where the set-up ran: what `auto` runs for alltoall ([0]) and allgather ([1]),
-  // graph-combining or trivial, agreed at creation (combining_at_creation.hpp).
-  std::optional<std::array<Algorithm, 2>> auto_choice = std::nullopt;
+  // Under `auto`, where the set-up ran: what `auto` combines (combining_at_creation.hpp).
+  std::optional<CombiningVerdict> auto_combining = std::nullopt;
 };
 
 struct CartesianNeighborhood {
@@ -64,8 +72,9 @@ class Neighborhood {
   std::vector<int> sources(int rank) const;
   std::vector<int> destinations(int rank) const;
 
-  // This process's schedule, with the user's block numbering.
-  Schedule plan(Algorithm algorithm, Collective collective, int rank) const;
+  // This process's schedule, with the user's block numbering; on a graph, from the sides of the
+  // set-up's pattern that `sides` names.
+  Schedule plan(Algorithm algorithm, Collective collective, int rank, CombinedSides sides = {}) const;
   // The figures `auto`'s cost model uses: on a Cartesian neighborhood those of the neighborhood
   // (equal on every process); on a graph those of this process's schedule.
   Figures figures(Algorithm algorithm, Collective collective, int rank) const;

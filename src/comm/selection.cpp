@@ -84,30 +84,48 @@ int size_class(long long received) {
   return received == 0 ? -1 : static_cast<int>(std::floor(2 * std::log2(static_cast<double>(received))));
 }
 
+// On a graph where graph-combining's set-up ran, MPI lets block sizes differ between processes, so
+// no process may choose by sizes it alone sees; but on a regular alltoall or allgather (the only
+// calls that combine) friends, carriers and receivers size their blocks alike. So each process
+// combines the sides of its pattern (CombinedSides) whose blocks fit a limit that is the same
+// everywhere: the model's, agreed at creation, until the first call of its family and kind that may
+// communicate (a collective point, which every process reaches at the same call) measures it.
+Choice graph_choice(CommState& state, const CombiningVerdict& verdict, const Layout& layout, CallKind kind,
+                    bool may_communicate) {
+  auto& measured = state.auto_choices.combine_up_to;
+  const std::pair key{layout.collective, kind};
+  auto known = measured.find(key);
+  if (known == measured.end() && may_communicate && !state.settings.profile)
+    known = measured.emplace(key, combining_limit_by_trial(state, verdict, layout.collective, kind)).first;
+  const long long limit =
+      known != measured.end() ? known->second : verdict.up_to[layout.collective == Collective::alltoall ? 0 : 1];
+  auto fits = [limit](std::span<const BlockSpec> blocks) { return !blocks.empty() && bytes_of(blocks.front()) <= limit; };
+  const CombinedSides sides{fits(layout.send), fits(layout.recv)};
+  if (!sides.sends && !sides.receives) return {verdict.direct};
+  return {verdict.combining, sides};
+}
+
 }  // namespace
 
-Algorithm resolve_algorithm(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
-                            bool may_communicate) {
-  if (!requested.is_automatic()) return requested;
-  // On a graph where graph-combining's set-up ran, the verdict agreed at creation: a choice by the
-  // call's sizes could differ between processes, whose block sizes MPI lets differ on a graph, and
-  // friends must run the same schedule.
-  if (const GraphNeighborhood* graph = state.neighborhood.graph(); graph != nullptr && graph->auto_choice)
-    return (*graph->auto_choice)[layout.collective == Collective::alltoall ? 0 : 1];
+Choice resolve_algorithm(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
+                         bool may_communicate) {
+  if (!requested.is_automatic()) return {requested};
+  if (const GraphNeighborhood* graph = state.neighborhood.graph(); graph != nullptr && graph->auto_combining)
+    return graph_choice(state, *graph->auto_combining, layout, kind, may_communicate);
   const auto candidates = auto_candidates(layout.collective, state.neighborhood.kind());
-  if (candidates.size() == 1) return candidates.front();  // nothing to choose, nothing to agree on
-  if (state.settings.profile) return cheapest_by_model(state, *state.settings.profile, layout);
+  if (candidates.size() == 1) return {candidates.front()};  // nothing to choose, nothing to agree on
+  if (state.settings.profile) return {cheapest_by_model(state, *state.settings.profile, layout)};
   AutoChoices& choices = state.auto_choices;
   const std::tuple key{layout.collective, size_class(bytes_of(layout.recv)), kind};
-  if (const auto known = choices.measured.find(key); known != choices.measured.end()) return known->second;
+  if (const auto known = choices.measured.find(key); known != choices.measured.end()) return {known->second};
   if (may_communicate) {
     if (const auto fastest = fastest_by_trial(state, layout, kind)) {
       choices.measured.emplace(key, *fastest);
-      return *fastest;
+      return {*fastest};
     }
     if (!choices.calibrated) choices.calibrated = calibrate(state.library()->ready(), state.tags());
   }
-  return cheapest_by_model(state, choices.calibrated.value_or(CostModel{}), layout);
+  return {cheapest_by_model(state, choices.calibrated.value_or(CostModel{}), layout)};
 }
 
 }  // namespace cartcoll::detail

@@ -8,6 +8,8 @@
 //   large, calibrates the cost model once and asks it;
 // - else (a nonblocking call, which never communicates before it returns) the cost model decides:
 //   the calibrated one if an earlier call calibrated, else the default model.
+// On a graph where graph-combining's set-up ran, a limit on the block size takes the place of the
+// size class (graph_choice in selection.cpp).
 // With CARTCOLL_PROFILE set at creation, the profile's model decides and nothing is measured.
 #include <mpi.h>
 
@@ -17,8 +19,8 @@
 
 namespace cartcoll::detail {
 
-Algorithm resolve_algorithm(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
-                            bool may_communicate);
+Choice resolve_algorithm(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
+                         bool may_communicate);
 
 // A short collective measurement of latency, per-message overhead and per-byte time on comm,
 // identical on every process (the maximum over processes).

@@ -41,9 +41,9 @@ void CommState::mark_freed() noexcept {
   type_cache = TypeCache();
 }
 
-std::shared_ptr<const Schedule> CommState::schedule(Collective collective, Algorithm algorithm) {
-  auto& cached = schedules_[{collective, algorithm.id()}];
-  if (!cached) cached = std::make_shared<const Schedule>(neighborhood.plan(algorithm, collective, rank));
+std::shared_ptr<const Schedule> CommState::schedule(Collective collective, Choice choice) {
+  auto& cached = schedules_[{collective, choice.algorithm.id(), choice.sides.sends, choice.sides.receives}];
+  if (!cached) cached = std::make_shared<const Schedule>(neighborhood.plan(choice.algorithm, collective, rank, choice.sides));
   return cached;
 }
 

@@ -28,6 +28,16 @@ enum class CallKind { once, persistent };
 struct AutoChoices {
   std::optional<CostModel> calibrated;  // for calls that may not or cannot measure
   std::map<std::tuple<Collective, int, CallKind>, Algorithm> measured;  // by family, size class, kind
+  // On a graph where graph-combining's set-up ran: the largest block it carries (-1: none), by
+  // family and kind, measured at the first call that may communicate.
+  std::map<std::pair<Collective, CallKind>, long long> combine_up_to;
+};
+
+// What a call runs: a registered algorithm and, for a planner that plans from graph-combining's
+// pattern, the sides of it this process runs (`auto` may leave one out; docs/graph-combining.md).
+struct Choice {
+  Algorithm algorithm;
+  CombinedSides sides = {};
 };
 
 // What a call's layout is checked against before anything is sent:
@@ -62,7 +72,7 @@ class CommState {
   TagSpace& tags() noexcept { return tags_; }
 
   // Schedules depend on the neighborhood, not on buffers, so calls reuse them.
-  std::shared_ptr<const Schedule> schedule(Collective collective, Algorithm algorithm);
+  std::shared_ptr<const Schedule> schedule(Collective collective, Choice choice);
   // The neighborhood's figures per algorithm, for `auto`'s cost model (see cost.hpp).
   const Figures& figures(Collective collective, Algorithm algorithm);
 
@@ -114,7 +124,7 @@ class CommState {
  private:
   std::shared_ptr<LibraryComm> library_;
   TagSpace tags_;
-  std::map<std::pair<Collective, int>, std::shared_ptr<const Schedule>> schedules_;
+  std::map<std::tuple<Collective, int, bool, bool>, std::shared_ptr<const Schedule>> schedules_;
   std::map<std::pair<Collective, int>, Figures> figures_;
 };
 

@@ -1,6 +1,8 @@
 #include "trial.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <iterator>
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
@@ -80,22 +82,34 @@ void report(const CommState& state, const Layout& layout, std::span<const Algori
   std::fputs(line.str().c_str(), stderr);
 }
 
+// The same for a rung of the graph limit's ladder.
+void report_rung(const CommState& state, Collective collective, long long block_bytes, std::span<const double> medians,
+                 int runs, const CombiningVerdict& verdict) {
+  if (state.rank != 0 || !state.settings.verbose_auto) return;
+  std::ostringstream line;
+  line << "cartcoll auto: " << (collective == Collective::alltoall ? "alltoall" : "allgather") << " on the graph, "
+       << block_bytes << "-byte blocks, median of " << runs << " runs: " << verdict.direct.name() << ' '
+       << medians[0] * 1e6 << " us; " << verdict.combining.name() << ' ' << medians[1] * 1e6 << " us\n";
+  std::fputs(line.str().c_str(), stderr);
+}
+
 // Every process must run as often as the others: the warm-ups' duration, maximum over processes,
 // decides how many runs fit the budget.
-int agreed_runs(double warm_up_seconds, MPI_Comm comm) {
+int agreed_runs(double warm_up_seconds, MPI_Comm comm, double budget_seconds) {
   allreduce_max(comm, std::span<double>(&warm_up_seconds, 1));
   const double per_run = std::max(warm_up_seconds / warm_ups, 1e-9);
-  return static_cast<int>(std::clamp(run_budget_seconds / per_run, double{fewest_runs}, double{most_runs}));
+  return static_cast<int>(std::clamp(budget_seconds / per_run, double{fewest_runs}, double{most_runs}));
 }
 
 // Each candidate's median run time, and the number of runs. Runs are interleaved, so drift in the
 // machine's load hits every candidate alike; a run's time is the maximum over processes (one
 // allreduce at the end), as the benchmark counts it.
-std::pair<std::vector<double>, int> median_times(std::vector<Candidate>& runners, MPI_Comm comm) {
+std::pair<std::vector<double>, int> median_times(std::vector<Candidate>& runners, MPI_Comm comm,
+                                                 double budget_seconds = run_budget_seconds) {
   double warm_up_seconds = 0;
   for (int run = 0; run < warm_ups; ++run)
     for (Candidate& runner : runners) warm_up_seconds += runner.run();
-  const int runs = agreed_runs(warm_up_seconds, comm);
+  const int runs = agreed_runs(warm_up_seconds, comm, budget_seconds);
   const auto per_candidate = static_cast<std::size_t>(runs);
   std::vector<double> times(runners.size() * per_candidate);
   for (std::size_t run = 0; run < per_candidate; ++run)
@@ -140,7 +154,7 @@ std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout
   TrialTags tags(state.tags());
   runners.reserve(candidates.size());
   for (Algorithm candidate : candidates) {
-    schedules.push_back(state.schedule(layout.collective, candidate));
+    schedules.push_back(state.schedule(layout.collective, {candidate}));
     runners.emplace_back(*schedules.back(), scratch, comm, tags.take(), kind);
   }
   const auto [medians, runs] = median_times(runners, comm);
@@ -149,6 +163,50 @@ std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout
     if (medians[c] < medians[best] * (1 - tie_margin)) best = c;
   report(state, layout, candidates, medians, runs, candidates[best]);
   return candidates[best];
+}
+
+namespace {
+
+// Blocks of `bytes` bytes each, as many as a regular `collective` has on this process.
+Layout regular_scratch(Collective collective, Degrees degrees, long long bytes) {
+  const BlockSpec block{0, static_cast<int>(bytes), MPI_BYTE};
+  const int sends = collective == Collective::allgather ? 1 : degrees.destinations;
+  return {collective, std::vector<BlockSpec>(static_cast<std::size_t>(sends), block),
+          std::vector<BlockSpec>(static_cast<std::size_t>(degrees.sources), block), true};
+}
+
+// The ladder's sizes; each rung shares one run budget with the others.
+constexpr long long ladder[] = {8, 64, 512, 4096, 32768};
+constexpr long long rung_factor = 8;
+
+}  // namespace
+
+long long combining_limit_by_trial(CommState& state, const CombiningVerdict& verdict, Collective collective,
+                                   CallKind kind) {
+  const MPI_Comm comm = state.library()->ready();
+  const Degrees degrees = state.degrees();
+  int most_blocks = (collective == Collective::allgather ? 1 : degrees.destinations) + degrees.sources;
+  allreduce_max(comm, std::span<int>(&most_blocks, 1));
+  const auto direct = state.schedule(collective, {verdict.direct});
+  const auto combined = state.schedule(collective, {verdict.combining});
+  TrialTags tags(state.tags());
+  const int direct_tag = tags.take(), combined_tag = tags.take();
+  long long limit = -1;
+  for (const long long bytes : ladder) {
+    if (bytes * most_blocks > scratch_budget) break;
+    const Layout like = regular_scratch(collective, degrees, bytes);
+    const BlockArena send(like.send), recv(like.recv);
+    const Layout scratch{collective, {send.blocks().begin(), send.blocks().end()},
+                         {recv.blocks().begin(), recv.blocks().end()}, true};
+    std::vector<Candidate> runners;
+    runners.emplace_back(*direct, scratch, comm, direct_tag, kind);
+    runners.emplace_back(*combined, scratch, comm, combined_tag, kind);
+    const auto [medians, runs] = median_times(runners, comm, run_budget_seconds / std::size(ladder));
+    report_rung(state, collective, bytes, medians, runs, verdict);
+    if (!(medians[1] < medians[0] * (1 - tie_margin))) break;
+    limit = static_cast<long long>(static_cast<double>(bytes) * std::sqrt(double{rung_factor}));
+  }
+  return limit;
 }
 
 }  // namespace cartcoll::detail

@@ -18,4 +18,13 @@ namespace cartcoll::detail {
 // process's datatypes may stretch).
 std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout, CallKind kind);
 
+// Collective over the state's library communicator, on a graph where graph-combining's set-up ran:
+// the largest block (bytes) up to which verdict.combining is measured faster than verdict.direct in
+// a regular `collective` that every process runs with blocks of one size, -1 where it is not even
+// at the smallest. Sizes go up by factors of 8 until combining loses (its cost grows faster with
+// the size: it forwards blocks), and the limit lies halfway (geometrically) to the next size. The
+// same on every process.
+long long combining_limit_by_trial(CommState& state, const CombiningVerdict& verdict, Collective collective,
+                                   CallKind kind);
+
 }  // namespace cartcoll::detail

@@ -140,15 +140,16 @@ void check_layout(const CommState& state, const Layout& layout, Contract contrac
 Algorithm choose(CommState& state, const Layout& layout, Contract contract) {
   check_layout(state, layout, contract);
   return resolve_algorithm(state, requested_for(state, layout, contract, state.settings.algorithm), layout,
-                           CallKind::once, true);
+                           CallKind::once, true)
+      .algorithm;
 }
 
 void exchange(CommState& state, const Layout& layout, Contract contract) {
   check_layout(state, layout, contract);
-  const Algorithm algorithm = resolve_algorithm(state, requested_for(state, layout, contract, state.settings.algorithm),
-                                                layout, CallKind::once, true);
-  const auto schedule = state.schedule(layout.collective, algorithm);
-  state.last_run = CommState::Run{algorithm, schedule->messages()};
+  const Choice choice = resolve_algorithm(state, requested_for(state, layout, contract, state.settings.algorithm),
+                                          layout, CallKind::once, true);
+  const auto schedule = state.schedule(layout.collective, choice);
+  state.last_run = CommState::Run{choice.algorithm, schedule->messages()};
   run_blocking(state, blocking_execution(state, *schedule, layout));
 }
 
@@ -191,10 +192,10 @@ void exchange(CommState& state, const ArgumentPrint& print, const std::function<
 Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const Layout& layout, Contract contract) {
   EphemeralTag tag(state->tags());
   check_layout(*state, layout, contract);
-  const Algorithm algorithm = resolve_algorithm(
+  const Choice choice = resolve_algorithm(
       *state, requested_for(*state, layout, contract, state->settings.algorithm), layout, CallKind::once, false);
-  const auto schedule = state->schedule(layout.collective, algorithm);
-  state->last_run = CommState::Run{algorithm, schedule->messages()};
+  const auto schedule = state->schedule(layout.collective, choice);
+  state->last_run = CommState::Run{choice.algorithm, schedule->messages()};
   auto operation = std::make_unique<ScheduledOperation>(state, user_comm, *schedule, layout, tag.get(), false,
                                                         Reuse{&state->type_cache, false});
   tag.hand_over();
@@ -219,9 +220,9 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
   const SizeDigest sizes = compare_sizes ? block_size_digest(*layout) : SizeDigest{};
   const int tag = agree_on_init(*state, local_error, algorithm, sizes);
   try {
-    algorithm = resolve_algorithm(*state, algorithm, *layout, CallKind::persistent, true);
-    const auto schedule = state->schedule(layout->collective, algorithm);
-    state->last_run = CommState::Run{algorithm, schedule->messages()};
+    const Choice choice = resolve_algorithm(*state, algorithm, *layout, CallKind::persistent, true);
+    const auto schedule = state->schedule(layout->collective, choice);
+    state->last_run = CommState::Run{choice.algorithm, schedule->messages()};
     return Request(std::make_unique<ScheduledOperation>(state, user_comm, *schedule, *layout, tag, true));
   } catch (...) {
     state->tags().release_persistent(tag);
@@ -277,8 +278,8 @@ Request init_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_c
   const int tag = agree_on_init(*state, local_error, must_match, errors);
   try {
     if (!call->schedule) {
-      algorithm = resolve_algorithm(*state, algorithm, call->layout, CallKind::persistent, true);
-      call->schedule = *state->schedule(call->layout.collective, algorithm);
+      const Choice choice = resolve_algorithm(*state, algorithm, call->layout, CallKind::persistent, true);
+      call->schedule = *state->schedule(call->layout.collective, choice);
     }
     return Request(std::make_unique<ScheduledOperation>(state, user_comm, *call->schedule, call->layout, tag, true));
   } catch (...) {

@@ -224,6 +224,85 @@ INSTANTIATE_TEST_SUITE_P(Collectives, CombiningProof, ::testing::Values(Collecti
                            return std::string(test_info.param == Collective::allgather ? "allgather" : "alltoall");
                          });
 
+// Block sizes a regular alltoall or allgather allows on `graph`: all in-neighbors of a process send it
+// blocks of one size (its one receive count), so processes that share an out-neighbor send alike.
+// Such groups (union-find) draw their size from `sizes`; a process without senders draws its own.
+struct RegularSizes {
+  std::vector<std::size_t> send, recv;
+};
+RegularSizes regular_sizes(const Graph& graph, std::mt19937& rng, std::span<const std::size_t> sizes) {
+  const auto p = static_cast<std::size_t>(graph.size());
+  std::vector<std::size_t> group(p);
+  for (std::size_t r = 0; r < p; ++r) group[r] = r;
+  auto root = [&](std::size_t r) {
+    while (group[r] != r) r = group[r] = group[group[r]];
+    return r;
+  };
+  std::vector<int> first_source(p, no_process);
+  for (int q = 0; q < graph.size(); ++q)
+    for (int from : graph.sources(q)) {
+      if (from == no_process) continue;
+      int& first = first_source[static_cast<std::size_t>(q)];
+      if (first == no_process) first = from;
+      group[root(static_cast<std::size_t>(from))] = root(static_cast<std::size_t>(first));
+    }
+  auto draw = [&] { return sizes[std::uniform_int_distribution<std::size_t>(0, sizes.size() - 1)(rng)]; };
+  std::vector<std::size_t> of_group(p);
+  for (std::size_t& size : of_group) size = draw();
+  RegularSizes result;
+  for (std::size_t r = 0; r < p; ++r) {
+    result.send.push_back(of_group[root(r)]);
+    result.recv.push_back(first_source[r] == no_process ? draw() : of_group[root(static_cast<std::size_t>(first_source[r]))]);
+  }
+  return result;
+}
+
+// Evens send to every odd process and odds to every even one: the evens' blocks may be sized apart
+// from the odds' (each side is one group of regular_sizes).
+Graph two_sided_graph(int size) {
+  std::vector<std::pair<int, int>> edges;
+  for (int from = 0; from < size; ++from)
+    for (int to = (from + 1) % 2; to < size; to += 2) edges.emplace_back(from, to);
+  return Graph::from_edges(size, edges);
+}
+
+// Under `auto` a process runs the sides of its pattern whose blocks are at most a limit, and the
+// direct exchange where neither is (CombinedSides): with sizes that differ between processes as
+// MPI's matching allows, some processes combine what they send but not what they receive, or the
+// other way round, and every schedule still meets its peers', exactly.
+TEST_P(CombiningProof, SidesChosenByEachProcesssBlockSizesFit) {
+  std::mt19937 rng(2468);
+  const std::size_t sizes[] = {1, 2, 5, 6};
+  int mixed = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const Graph graph = trial % 3 == 0   ? test::random_graph(rng, {4 + trial % 19, 3 + trial % 9, trial % 2 == 0})
+                        : trial % 3 == 1 ? graph_of(graphs::erdos_renyi(8 + trial % 40, 0.5, static_cast<unsigned>(trial)))
+                                         : two_sided_graph(6 + trial % 17);
+    const SimulatedSetup setup = simulate_combining_setup(graph, {2, 4, 8, 6, 2 + trial % 3});
+    const RegularSizes block = regular_sizes(graph, rng, sizes);
+    const std::size_t limit = sizes[trial % 3];
+    Blocks send(static_cast<std::size_t>(graph.size())), recv(send.size());
+    std::vector<Schedule> schedules;
+    for (int rank = 0; rank < graph.size(); ++rank) {
+      const auto r = static_cast<std::size_t>(rank);
+      const CombinedSides sides{block.send[r] <= limit, block.recv[r] <= limit};
+      mixed += sides.sends != sides.receives && !setup.patterns[r].steps.empty() && !setup.patterns[r].arrivals.empty();
+      const CombiningPattern pattern = restricted_to(setup.patterns[r], sides);
+      GraphView view = graph.view(rank);
+      view.pattern = &pattern;
+      schedules.push_back(plan(sides.sends || sides.receives ? graph_combining : Algorithm::named("trivial"), view, GetParam()));
+      const auto blocks = GetParam() == Collective::allgather ? 1 : graph.destinations(rank).size();
+      for (std::size_t j = 0; j < blocks; ++j) send[r].push_back(test::payload(rank, static_cast<int>(j), block.send[r]));
+      for (std::size_t i = 0; i < graph.sources(rank).size(); ++i)
+        recv[r].push_back(test::sentinel(rank, static_cast<int>(i), block.recv[r]));
+    }
+    const Blocks expected = reference::exchange(graph, GetParam(), send, recv);
+    ASSERT_TRUE(test::matches_graph_definition(graph, GetParam(), recv, expected)) << "trial " << trial;
+    ASSERT_TRUE(test::simulates_to(schedules, send, recv, expected)) << "trial " << trial << ", p = " << graph.size();
+  }
+  EXPECT_GT(mixed, 0) << "no process ever ran one side of its pattern only";
+}
+
 // Without a set-up result the planner plans the direct exchange.
 TEST(GraphCombiningPlanner, WithoutAPatternIsTheDirectExchange) {
   const Graph graph = graph_of(graphs::erdos_renyi(40, 0.3, 3));

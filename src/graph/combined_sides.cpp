@@ -1,0 +1,12 @@
+#include "cartcoll/graph_combining.hpp"
+
+namespace cartcoll {
+
+CombiningPattern restricted_to(const CombiningPattern& pattern, CombinedSides sides) {
+  CombiningPattern restricted;
+  if (sides.sends) restricted.steps = pattern.steps;
+  if (sides.receives) restricted.arrivals = pattern.arrivals;
+  return restricted;
+}
+
+}  // namespace cartcoll
