@@ -21,6 +21,9 @@ struct CartesianView {
   const Grid& grid;
   const Offsets& offsets;
   std::span<const int> coords;
+  // Processes whose ranks have equal rank / node_size share a node (0: all share one), for planners
+  // that need it (PlannerEntry::needs_nodes).
+  int node_size = 0;
 };
 
 // The two kinds of neighborhood a planner can serve.
@@ -38,6 +41,9 @@ struct PlannerEntry {
   // Whether plan_graph uses GraphView::pattern, the result of the distributed set-up
   // (graph_combining.hpp), which the MPI layer then runs at graph creation.
   bool needs_setup = false;
+  // Whether plan_cartesian uses CartesianView::node_size; `auto` skips such a planner where the
+  // processes share one node (it would plan the direct exchange).
+  bool needs_nodes = false;
 
   bool serves(Collective collective) const {
     return collective == Collective::alltoall ? serves_alltoall : serves_allgather;

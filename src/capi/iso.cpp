@@ -33,7 +33,7 @@ detail::NeighborhoodSpec parse(const Grid& grid, int s, const int relative_coord
   const std::size_t ints = static_cast<std::size_t>(s) * static_cast<std::size_t>(grid.ndims());
   std::vector<int> flat(relative_coordinates, relative_coordinates + (s > 0 ? ints : 0));
   return {grid, Offsets(grid.ndims(), std::move(flat)), std::nullopt,
-          detail::effective_algorithm(MPI_INFO_NULL, Algorithm::automatic())};
+          detail::effective_algorithm(MPI_INFO_NULL, Algorithm::automatic()), detail::node_size_setting(MPI_INFO_NULL)};
 }
 
 // 002 has no info arguments: the algorithm is the communicator's (CARTCOLL_ALGORITHM, else auto).

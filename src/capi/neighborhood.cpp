@@ -29,7 +29,7 @@ detail::NeighborhoodSpec parse(int d, const int dimensions[], const int periods[
     weights = t > 0 ? copy_of(weight, static_cast<std::size_t>(t), "weight") : std::vector<int>{};
   }
   return {std::move(grid), std::move(offsets), std::move(weights),
-          detail::effective_algorithm(info, Algorithm::automatic())};
+          detail::effective_algorithm(info, Algorithm::automatic()), detail::node_size_setting(info)};
 }
 
 template <typename Body>

@@ -32,9 +32,9 @@ NeighborhoodSpec parse_locally(MPI_Comm comm, const std::function<NeighborhoodSp
 void agree_on_shape(MPI_Comm comm, const std::optional<Error>& local_error, const NeighborhoodSpec* spec,
                     int max_tag) {
   const int shape[] = {spec ? spec->grid.ndims() : 0, spec ? spec->offsets.count() : 0,
-                       spec ? spec->algorithm.id() : 0, max_tag};
+                       spec ? spec->algorithm.id() : 0, max_tag, spec ? spec->node_size.value_or(0) : 0};
   agree(comm, local_error, shape,
-        Error(Errc::not_isomorphic, "processes passed different d, t, algorithm or CARTCOLL_MAX_TAG"));
+        Error(Errc::not_isomorphic, "processes passed different d, t, algorithm, CARTCOLL_MAX_TAG or node size"));
 }
 
 // Step 2: everyone compares dims, periods and offsets with rank 0's: O(t*d) data, two collectives.
@@ -49,6 +49,33 @@ void agree_on_neighborhood(MPI_Comm comm, const NeighborhoodSpec& spec) {
   if (differs) throw Error(Errc::not_isomorphic, "processes passed different grids or offset lists");
 }
 
+// The node size MPI_COMM_TYPE_SHARED shows on `comm` (collective): the processes of a node when
+// every node has that many and holds consecutive ranks, as block placement makes them; 0 (one node,
+// as far as node-combining knows) where there is one node or the nodes are shaped otherwise.
+int shared_memory_node_size(MPI_Comm comm) {
+  MPI_Comm raw = MPI_COMM_NULL;
+  check(MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &raw), "MPI_Comm_split_type");
+  const Communicator node(raw);
+  int size = 0, rank = 0, members = 0;
+  check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  check(MPI_Comm_size(node.get(), &members), "MPI_Comm_size");
+  int ends[] = {-rank, rank};  // the node's lowest and highest rank
+  allreduce_max(node.get(), ends);
+  const bool consecutive = ends[1] + ends[0] + 1 == members && -ends[0] % members == 0;
+  int verdict[] = {consecutive ? 0 : 1, members, -members};
+  allreduce_max(comm, verdict);
+  const bool regular = verdict[0] == 0 && verdict[1] == -verdict[2];
+  return regular && members < size ? members : 0;
+}
+
+// node-combining's node size: configured, else measured where `auto` or node-combining may use it.
+int node_size_of(MPI_Comm cart, const NeighborhoodSpec& spec) {
+  if (spec.node_size) return *spec.node_size;
+  const bool may_use = spec.algorithm.is_automatic() || spec.algorithm.planner().needs_nodes;
+  return may_use ? shared_memory_node_size(cart) : 0;
+}
+
 Communicator make_cartesian(MPI_Comm comm, NeighborhoodSpec spec, Settings settings, bool reorder) {
   std::vector<int> dims(spec.grid.dims().begin(), spec.grid.dims().end()), periods;
   for (int k = 0; k < spec.grid.ndims(); ++k) periods.push_back(spec.grid.periodic(k) ? 1 : 0);
@@ -60,7 +87,9 @@ Communicator make_cartesian(MPI_Comm comm, NeighborhoodSpec spec, Settings setti
   int rank = 0;
   check(MPI_Comm_rank(cart, &rank), "MPI_Comm_rank");
   std::vector<int> coords = spec.grid.coords_of(rank);
-  Neighborhood neighborhood(CartesianNeighborhood{std::move(spec.grid), std::move(spec.offsets), std::move(coords), {}});
+  const int node_size = node_size_of(cart, spec);
+  Neighborhood neighborhood(CartesianNeighborhood{std::move(spec.grid), std::move(spec.offsets), std::move(coords), {},
+                                                  {}, std::nullopt, node_size});
   attach_state(cart, std::make_shared<CommState>(std::move(neighborhood), Weights{spec.weights, spec.weights}, rank,
                                                  Origin::cartesian_create, settings, std::make_shared<LibraryComm>(cart)));
   return result;
@@ -94,7 +123,8 @@ Communicator Communicator::create(MPI_Comm comm, const Grid& grid, const Offsets
       comm,
       [&] {
         return detail::NeighborhoodSpec{grid, offsets, options.weights,
-                                         detail::effective_algorithm(options.info, Algorithm::automatic())};
+                                         detail::effective_algorithm(options.info, Algorithm::automatic()),
+                                         detail::node_size_setting(options.info)};
       },
       options.reorder);
 }

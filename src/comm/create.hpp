@@ -13,6 +13,7 @@ struct NeighborhoodSpec {
   Offsets offsets;
   std::optional<std::vector<int>> weights;
   Algorithm algorithm;
+  std::optional<int> node_size = std::nullopt;  // node_size_setting; else MPI_COMM_TYPE_SHARED decides
 };
 
 // Collective. `parse` turns this process's raw arguments into a spec and may throw Error; the

@@ -58,10 +58,19 @@ Schedule Neighborhood::plan(Algorithm algorithm, Collective collective, int rank
     return cartcoll::plan(algorithm, view, collective);
   }
   const CartesianNeighborhood& c = *cartesian();
-  Schedule schedule = cartcoll::plan(algorithm, CartesianView{c.grid, c.offsets, c.coords}, collective);
+  Schedule schedule = cartcoll::plan(algorithm, CartesianView{c.grid, c.offsets, c.coords, c.node_size}, collective);
   if (!c.receive_order.empty() || !c.send_order.empty())
     schedule = relabel_blocks(std::move(schedule), c.send_order, c.receive_order);
   return schedule;
+}
+
+std::vector<Algorithm> Neighborhood::auto_candidates(Collective collective) const {
+  const auto* c = cartesian();
+  const bool several_nodes = c != nullptr && c->node_size > 0 && c->node_size < c->grid.size();
+  std::vector<Algorithm> candidates;
+  for (Algorithm candidate : cartcoll::auto_candidates(collective, kind()))
+    if (several_nodes || !candidate.planner().needs_nodes) candidates.push_back(candidate);
+  return candidates;
 }
 
 const GraphNeighborhood* Neighborhood::graph_lists() const noexcept {

@@ -47,6 +47,8 @@ struct CartesianNeighborhood {
   std::vector<int> send_order = {};
   // The graph a detected neighborhood was read from: what MPI_Dist_graph_neighbors says.
   std::optional<GraphNeighborhood> detected_from = std::nullopt;
+  // node-combining's nodes: ranks with equal rank / node_size share one (0: all share one).
+  int node_size = 0;
 };
 
 // Weights as the creating call gave them; nullopt where unweighted.
@@ -72,6 +74,9 @@ class Neighborhood {
   std::vector<int> sources(int rank) const;
   std::vector<int> destinations(int rank) const;
 
+  // The registered planners `auto` chooses among for `collective` here: those that serve the
+  // neighborhood's kind, less those that need nodes where all processes share one.
+  std::vector<Algorithm> auto_candidates(Collective collective) const;
   // This process's schedule, with the user's block numbering; on a graph, from the sides of the
   // set-up's pattern that `sides` names.
   Schedule plan(Algorithm algorithm, Collective collective, int rank, CombinedSides sides = {}) const;

@@ -73,7 +73,7 @@ std::vector<std::size_t> block_bytes(std::span<const BlockSpec> blocks) {
 
 Algorithm cheapest_by_model(CommState& state, const CostModel& model, const Layout& layout) {
   return cheapest(
-      auto_candidates(layout.collective, state.neighborhood.kind()),
+      state.neighborhood.auto_candidates(layout.collective),
       [&](Algorithm candidate) -> const Figures& { return state.figures(layout.collective, candidate); },
       model, block_bytes(layout.send), block_bytes(layout.recv));
 }
@@ -112,7 +112,7 @@ Choice resolve_algorithm(CommState& state, Algorithm requested, const Layout& la
   if (!requested.is_automatic()) return {requested};
   if (const GraphNeighborhood* graph = state.neighborhood.graph(); graph != nullptr && graph->auto_combining)
     return graph_choice(state, *graph->auto_combining, layout, kind, may_communicate);
-  const auto candidates = auto_candidates(layout.collective, state.neighborhood.kind());
+  const auto candidates = state.neighborhood.auto_candidates(layout.collective);
   if (candidates.size() == 1) return {candidates.front()};  // nothing to choose, nothing to agree on
   if (state.settings.profile) return {cheapest_by_model(state, *state.settings.profile, layout)};
   AutoChoices& choices = state.auto_choices;

@@ -72,6 +72,14 @@ CombiningParameters combining_parameters(MPI_Info info) {
   return parameters;
 }
 
+std::optional<int> node_size_setting(MPI_Info info) {
+  constexpr int unset = std::numeric_limits<int>::min();
+  const int size = integer_setting(info, "CARTCOLL_NODE_SIZE", "cartcoll_node_size", unset);
+  if (size == unset) return std::nullopt;
+  if (size < 1) throw Error(Errc::info_value, "CARTCOLL_NODE_SIZE / cartcoll_node_size must be at least 1");
+  return size;
+}
+
 Algorithm effective_algorithm(MPI_Info info, Algorithm fallback) {
   if (auto chosen = algorithm_from_environment()) return *chosen;
   if (auto chosen = algorithm_from_info(info)) return *chosen;

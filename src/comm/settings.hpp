@@ -31,6 +31,10 @@ Algorithm effective_algorithm(MPI_Info info, Algorithm fallback);
 // else the info keys cartcoll_combining_threshold and cartcoll_combining_steps, else the defaults;
 // Error(Errc::info_value) for a value that is not an integer or out of range (validate()).
 CombiningParameters combining_parameters(MPI_Info info);
+// node-combining's node size: CARTCOLL_NODE_SIZE, else the info key cartcoll_node_size; nullopt
+// where neither is set (the node is then what MPI_COMM_TYPE_SHARED says). Error(Errc::info_value)
+// for a value that is not an integer of at least 1.
+std::optional<int> node_size_setting(MPI_Info info);
 // CARTCOLL_MAX_TAG, else the largest int (Error(Errc::arg) for a value that is not a number).
 int max_tag_from_environment();
 

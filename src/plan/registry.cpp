@@ -12,7 +12,8 @@
   X(trivial_planner)                    \
   X(combining_planner)                  \
   X(torus_planner)                      \
-  X(graph_combining_planner)
+  X(graph_combining_planner)            \
+  X(node_combining_planner)
 
 namespace cartcoll {
 

@@ -82,6 +82,6 @@ TEST_P(Collectives, MatchTheReferenceModelOnEveryGridAndForm) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, Collectives, testing::ValuesIn(algorithm_names(true)),
-                         [](const auto& info) { return info.param; });
+                         [](const auto& info) { return algorithm_test_name(info.param); });
 
 }  // namespace

@@ -89,6 +89,22 @@ TEST_F(Errors, UnknownAlgorithmIsAnInfoValueError) {
   EXPECT_EQ(request, CART_REQUEST_NULL);
 }
 
+// node-combining's node size (cartcoll_node_size, CARTCOLL_NODE_SIZE): below 1 or not a number is
+// MPI_ERR_INFO_VALUE everywhere; sizes that differ between processes are MPI_ERR_ARG everywhere.
+TEST_F(Errors, BadOrDifferentNodeSizesFailEverywhere) {
+  const int p = world_size(), dims[] = {p}, periods[] = {1}, offsets[] = {1};
+  MPI_Comm out = MPI_COMM_WORLD;
+  for (const char* bad : {"0", "-2", "two"}) {
+    AlgorithmInfo info("node-combining");
+    info.set("cartcoll_node_size", bad);
+    expect_everywhere(create_1d(1, dims, periods, 1, offsets, &out, info.get()), MPI_ERR_INFO_VALUE, &out);
+  }
+  if (p == 1) return;
+  AlgorithmInfo info("auto");
+  info.set("cartcoll_node_size", world_rank() == p - 1 ? "3" : "2");
+  expect_everywhere(create_1d(1, dims, periods, 1, offsets, &out, info.get()), MPI_ERR_ARG, &out);
+}
+
 TEST_F(Errors, BadCollectiveArguments) {
   MPI_Comm cart = ring();
   int send[4] = {1, 2, 3, 4}, recv[4] = {0, 0, 0, 0}, counts[2] = {1, 1}, displs[2] = {0, 1};

@@ -239,6 +239,6 @@ TEST_P(Progress, NonblockingStartsNeitherWaitNorAgree) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, Progress, testing::ValuesIn(algorithm_names(true)),
-                         [](const auto& info) { return info.param; });
+                         [](const auto& info) { return algorithm_test_name(info.param); });
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "cart_fixture.hpp"
 
+#include <algorithm>
 #include <vector>
 
 #include "cartcoll/plan.hpp"
@@ -75,6 +76,11 @@ std::vector<std::string> algorithm_names(bool with_auto) {
     if (planner.serves(cartcoll::NeighborhoodKind::cartesian)) names.emplace_back(planner.name);
   if (with_auto) names.emplace_back("auto");
   return names;
+}
+
+std::string algorithm_test_name(std::string name) {
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
 }
 
 }  // namespace support
