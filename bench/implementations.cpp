@@ -95,6 +95,7 @@ MPI_Info algorithm_info(const std::string& algorithm) {
 
 MPI_Comm make_cart(const Options& options, const std::vector<int>& dims, const std::string& algorithm) {
   MPI_Info info = algorithm_info(algorithm);
+  if (options.node_size > 0) MPI_Info_set(info, "cartcoll_node_size", std::to_string(options.node_size).c_str());
   const std::vector<int> periods(dims.size(), 1);
   MPI_Comm cart = MPI_COMM_NULL;
   Cart_neighborhood_create(MPI_COMM_WORLD, options.d, dims.data(), periods.data(),

@@ -20,7 +20,7 @@ namespace {
     std::fprintf(stderr,
         "usage: cartcoll-bench [--op OP] (NEIGHBORHOOD | GRAPH) [--sizes 1,10,100] [--type int|double|char]\n"
         "                      [--size-rule uniform|000|002] [--impl IMPL,...] [--reps N] [--warmup N] [--batch N]\n"
-        "                      [--csv FILE] [--transport LABEL] [--pinning LABEL]\n"
+        "                      [--csv FILE] [--transport LABEL] [--pinning LABEL] [--node-size N]\n"
         "       cartcoll-bench --setup (--moore D R | --setup-grid) [--reps N] [--csv FILE]\n"
         "OP: alltoall alltoallv alltoallw allgather allgatherv allgatherw\n"
         "NEIGHBORHOOD (periodic grid from MPI_Dims_create; default --moore 3 1):\n"
@@ -30,8 +30,10 @@ namespace {
         "--sizes: elements per block (the rule's m); --size-rule 000: block i has m^(d-z_i) elements,\n"
         "  z_i = non-zero coordinates of offset i; 002: m^(d-||C_i||_1), at least 1 (alltoallv/w only;\n"
         "  allgather variants always use m per block). alltoallw/allgatherw use one contiguous type per block.\n"
-        "IMPL: cart-trivial cart-combining cart-torus cart-auto (each also -persistent), mpi-neighbor,\n"
-        "  mpi-ineighbor, mpi-neighbor-persistent, mpi-cart-neighbor (only for --axes D, MPI's Cartesian\n"
+        "--node-size N: the Cartesian communicators' nodes are blocks of N consecutive ranks (cartcoll_node_size;\n"
+        "  for cart-node-combining and cart-auto; the neighborhood's label gets -nodesN)\n"
+        "IMPL: cart-trivial cart-combining cart-torus cart-node-combining cart-auto (each also -persistent),\n"
+        "  mpi-neighbor, mpi-ineighbor, mpi-neighbor-persistent, mpi-cart-neighbor (only for --axes D, MPI's Cartesian\n"
         "  neighborhood), ideal (the combining schedule as plain Isend/Irecv of contiguous\n"
         "  buffers), direct (one Isend/Irecv per neighbor of the user's blocks, all at once: what MPI\n"
         "  libraries do, and the baseline where the MPI has no usable MPI_Neighbor_*, as SimGrid's SMPI).\n"
@@ -142,8 +144,9 @@ void check_impls(const std::vector<std::string>& impls, const std::vector<std::s
 
 const std::vector<std::string>& cartesian_implementations() {
   static const std::vector<std::string> names = {
-      "cart-trivial", "cart-combining", "cart-torus", "cart-auto",
-      "cart-trivial-persistent", "cart-combining-persistent", "cart-torus-persistent", "cart-auto-persistent",
+      "cart-trivial", "cart-combining", "cart-torus", "cart-node-combining", "cart-auto",
+      "cart-trivial-persistent", "cart-combining-persistent", "cart-torus-persistent", "cart-node-combining-persistent",
+      "cart-auto-persistent",
       "mpi-neighbor", "mpi-ineighbor", "mpi-neighbor-persistent", "mpi-cart-neighbor", "ideal", "direct"};
   return names;
 }
@@ -183,6 +186,7 @@ Options parse_options(int argc, char** argv) {
     else if (arg == "--csv") o.csv = p.word();
     else if (arg == "--transport") o.transport = p.word();
     else if (arg == "--pinning") o.pinning = p.word();
+    else if (arg == "--node-size") o.node_size = p.number();
     else if (arg == "--setup") o.setup = true;
     else if (arg == "--setup-grid") o.setup = o.setup_grid = true;
     else if (arg == "--help" || arg == "-h") usage(nullptr);
@@ -190,6 +194,8 @@ Options parse_options(int argc, char** argv) {
   }
   if (!known_op(o.op)) usage("unknown --op");
   if (o.reps < 1 || o.warmup < 0 || o.batch < 1) usage("--reps and --batch must be positive, --warmup not negative");
+  if (o.node_size < 0 || (o.node_size > 0 && o.graph)) usage("--node-size takes a positive size, on offsets only");
+  if (o.node_size > 0) o.neighborhood += "-nodes" + std::to_string(o.node_size);
   const auto& known_names = o.graph ? graph_implementations() : cartesian_implementations();
   if (!impls_given) o.impls = known_names;
   if (o.graph) {

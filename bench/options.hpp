@@ -30,6 +30,7 @@ struct Options {
   std::string transport = "default";
   std::string pinning = "none";
   bool setup = false, setup_grid = false;
+  int node_size = 0;  // --node-size: cartcoll_node_size on Cartesian communicators (0: not set)
 };
 
 // Parses argv; prints usage and aborts on an error. Default implementations: all of those that apply
