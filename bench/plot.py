@@ -349,8 +349,9 @@ def break_even(get):
 # ----------------------------------------------------------------------------------------------- targets
 
 def is_target_shape(r):
+    """3-D Moore radius 1 at 27 processes; not the rows with emulated nodes (--node-size: label -nodesN)."""
     return (r["processes"] == 27 and "moore" in r["neighborhood"].lower() and r["d"] == 3 and r["t"] == 26
-            and r["size_rule"] == "uniform")
+            and r["size_rule"] == "uniform" and "-nodes" not in r["neighborhood"])
 
 
 def is_target_config(r):
