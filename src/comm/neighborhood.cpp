@@ -66,7 +66,8 @@ Schedule Neighborhood::plan(Algorithm algorithm, Collective collective, int rank
 
 std::vector<Algorithm> Neighborhood::auto_candidates(Collective collective) const {
   const auto* c = cartesian();
-  const bool several_nodes = c != nullptr && c->node_size > 0 && c->node_size < c->grid.size();
+  // Nodes of one process each (one rank per cluster node) pool nothing worth a trial.
+  const bool several_nodes = c != nullptr && c->node_size > 1 && c->node_size < c->grid.size();
   std::vector<Algorithm> candidates;
   for (Algorithm candidate : cartcoll::auto_candidates(collective, kind()))
     if (several_nodes || !candidate.planner().needs_nodes) candidates.push_back(candidate);

@@ -75,7 +75,7 @@ class Neighborhood {
   std::vector<int> destinations(int rank) const;
 
   // The registered planners `auto` chooses among for `collective` here: those that serve the
-  // neighborhood's kind, less those that need nodes where all processes share one.
+  // neighborhood's kind, less those that need nodes unless there are several of several processes.
   std::vector<Algorithm> auto_candidates(Collective collective) const;
   // This process's schedule, with the user's block numbering; on a graph, from the sides of the
   // set-up's pattern that `sides` names.

@@ -13,6 +13,7 @@
 #include "../support/cart_fixture.hpp"
 #include "traffic_census.hpp"
 #include "cartcoll/cartcoll.hpp"
+#include "comm/neighborhood.hpp"
 
 using namespace support;
 
@@ -167,6 +168,26 @@ TEST(Selection, ForcedAlgorithmsAreNotSecondGuessed) {
   int send[2] = {0, 0}, recv[2];
   EXPECT_EQ(owned.view().choose_algorithm(cartcoll::layout::alltoall({2, 2}, send, 1, MPI_INT, recv, 1, MPI_INT)),
             trivial);
+}
+
+// Semantics rule 68: `auto` measures node-combining only where there are several nodes of more than
+// one process each (node size 2..p-1); otherwise it would time the direct exchange again.
+TEST(Selection, NodeCombiningIsACandidateOnlyWithSeveralNodesOfSeveralProcesses) {
+  const cartcoll::Grid grid({4, 4}, {true, true});
+  const cartcoll::Offsets offsets(2, {0, 1, 1, 0, 0, -1, -1, 0});
+  const cartcoll::Algorithm node_combining = cartcoll::Algorithm::named("node-combining");
+  auto candidate = [&](int node_size) {
+    const cartcoll::detail::Neighborhood neighborhood(
+        cartcoll::detail::CartesianNeighborhood{grid, offsets, {0, 0}, {}, {}, std::nullopt, node_size});
+    const std::vector<cartcoll::Algorithm> all = neighborhood.auto_candidates(cartcoll::Collective::alltoall);
+    return std::find(all.begin(), all.end(), node_combining) != all.end();
+  };
+  EXPECT_FALSE(candidate(0));   // one node
+  EXPECT_FALSE(candidate(1));   // a process per node
+  EXPECT_TRUE(candidate(2));
+  EXPECT_TRUE(candidate(8));
+  EXPECT_FALSE(candidate(16));  // one node of all 16
+  EXPECT_FALSE(candidate(40));
 }
 
 }  // namespace
