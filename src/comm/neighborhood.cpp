@@ -64,14 +64,14 @@ Schedule Neighborhood::plan(Algorithm algorithm, Collective collective, int rank
   return schedule;
 }
 
-std::vector<Algorithm> Neighborhood::auto_candidates(Collective collective) const {
+void Neighborhood::list_auto_candidates() {
   const auto* c = cartesian();
   // Nodes of one process each (one rank per cluster node) pool nothing worth a trial.
   const bool several_nodes = c != nullptr && c->node_size > 1 && c->node_size < c->grid.size();
-  std::vector<Algorithm> candidates;
-  for (Algorithm candidate : cartcoll::auto_candidates(collective, kind()))
-    if (several_nodes || !candidate.planner().needs_nodes) candidates.push_back(candidate);
-  return candidates;
+  for (const Collective collective : {Collective::alltoall, Collective::allgather})
+    for (Algorithm candidate : cartcoll::auto_candidates(collective, kind()))
+      if (several_nodes || !candidate.planner().needs_nodes)
+        auto_candidates_[collective == Collective::alltoall ? 0 : 1].push_back(candidate);
 }
 
 const GraphNeighborhood* Neighborhood::graph_lists() const noexcept {

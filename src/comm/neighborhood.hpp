@@ -4,6 +4,7 @@
 #include <array>
 #include <memory>
 #include <optional>
+#include <span>
 #include <variant>
 #include <vector>
 
@@ -58,8 +59,8 @@ struct Weights {
 
 class Neighborhood {
  public:
-  explicit Neighborhood(CartesianNeighborhood cartesian) : value_(std::move(cartesian)) {}
-  explicit Neighborhood(GraphNeighborhood graph) : value_(std::move(graph)) {}
+  explicit Neighborhood(CartesianNeighborhood cartesian) : value_(std::move(cartesian)) { list_auto_candidates(); }
+  explicit Neighborhood(GraphNeighborhood graph) : value_(std::move(graph)) { list_auto_candidates(); }
 
   NeighborhoodKind kind() const noexcept {
     return std::holds_alternative<CartesianNeighborhood>(value_) ? NeighborhoodKind::cartesian : NeighborhoodKind::graph;
@@ -76,7 +77,10 @@ class Neighborhood {
 
   // The registered planners `auto` chooses among for `collective` here: those that serve the
   // neighborhood's kind, less those that need nodes unless there are several of several processes.
-  std::vector<Algorithm> auto_candidates(Collective collective) const;
+  // Listed at construction, so that calls resolving `auto` allocate nothing.
+  std::span<const Algorithm> auto_candidates(Collective collective) const {
+    return auto_candidates_[collective == Collective::alltoall ? 0 : 1];
+  }
   // This process's schedule, with the user's block numbering; on a graph, from the sides of the
   // set-up's pattern that `sides` names.
   Schedule plan(Algorithm algorithm, Collective collective, int rank, CombinedSides sides = {}) const;
@@ -85,7 +89,10 @@ class Neighborhood {
   Figures figures(Algorithm algorithm, Collective collective, int rank) const;
 
  private:
+  void list_auto_candidates();
+
   std::variant<CartesianNeighborhood, GraphNeighborhood> value_;
+  std::array<std::vector<Algorithm>, 2> auto_candidates_;  // alltoall, allgather
 };
 
 }  // namespace cartcoll::detail

@@ -140,7 +140,7 @@ class TrialTags {
 }  // namespace
 
 std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout, CallKind kind) {
-  const std::vector<Algorithm> candidates = state.neighborhood.auto_candidates(layout.collective);
+  const std::span<const Algorithm> candidates = state.neighborhood.auto_candidates(layout.collective);
   const MPI_Comm comm = state.library()->ready();
   int size = 0;
   check(MPI_Comm_size(comm, &size), "MPI_Comm_size");

@@ -179,7 +179,7 @@ TEST(Selection, NodeCombiningIsACandidateOnlyWithSeveralNodesOfSeveralProcesses)
   auto candidate = [&](int node_size) {
     const cartcoll::detail::Neighborhood neighborhood(
         cartcoll::detail::CartesianNeighborhood{grid, offsets, {0, 0}, {}, {}, std::nullopt, node_size});
-    const std::vector<cartcoll::Algorithm> all = neighborhood.auto_candidates(cartcoll::Collective::alltoall);
+    const std::span<const cartcoll::Algorithm> all = neighborhood.auto_candidates(cartcoll::Collective::alltoall);
     return std::find(all.begin(), all.end(), node_combining) != all.end();
   };
   EXPECT_FALSE(candidate(0));   // one node
