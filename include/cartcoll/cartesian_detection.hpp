@@ -45,11 +45,24 @@ CARTCOLL_API std::vector<int> offset_counts(std::span<const int> flat, int d, in
 CARTCOLL_API Offsets offsets_of_counts(std::span<const int> counts, int d, int reach);
 
 // Whether the offsets hold a unit vector (+e_k or -e_k) for every dimension of more than one process,
-// so that the neighborhood connects the grid. MPI's pairwise matching then makes every process's
-// one-count alltoall and allgather blocks the same size, which the combining schedules (forwarding
-// blocks through processes that size them by their own arguments) rely on; the detection leaves
-// other stencils to the graph planners.
+// so that the neighborhood connects the grid; the detection leaves other stencils to the graph
+// planners.
 CARTCOLL_API bool connects_grid(const Grid& grid, const Offsets& offsets);
+
+// Whether MPI's matching forces one block size on every process in a one-count alltoall or
+// allgather over this neighborhood, as 000's contract promises and the forwarding planners need (a
+// process forwards another's block in a temp sized like its own). Connectivity is not enough: MPI
+// ties only the send counts of processes that send to a common process (each block meets that
+// process's one receive count), so the senders fall into classes, and sizes are forced equal when
+// every process sends and all are in one class. Von Neumann stencils on tori of even extent have
+// two (the parities); Moore stencils one. O(p t d).
+CARTCOLL_API bool block_sizes_forced_equal(const Grid& grid, const Offsets& offsets);
+
+// Whether a planner may hand blocks on through processes that size them by their own one count
+// without MPI forbidding those sizes to differ: some offset reaches a process from another in two or
+// more dimensions of more than one process, or more than one step along one of more than two, and
+// block_sizes_forced_equal does not hold.
+CARTCOLL_API bool forwarding_may_mismatch(const Grid& grid, const Offsets& offsets);
 
 inline constexpr int absent_block = -1;
 

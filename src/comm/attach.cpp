@@ -4,6 +4,7 @@
 
 #include "../exec/mpi_check.hpp"
 #include "../util/neighborhoods.hpp"
+#include "cartcoll/cartesian_detection.hpp"
 
 namespace cartcoll::detail {
 
@@ -44,8 +45,10 @@ Neighborhood cartesian_topology(MPI_Comm comm, int size) {
   std::iota(order.begin(), order.end(), 0);
   for (int& i : order) i ^= 1;
   std::vector<bool> periodic(periods.begin(), periods.end());
-  return Neighborhood(CartesianNeighborhood{Grid(dims, periodic), Offsets(d, neighborhoods::cartesian_axes(d)),
-                                            std::move(coords), std::move(order)});
+  CartesianNeighborhood axes{Grid(dims, periodic), Offsets(d, neighborhoods::cartesian_axes(d)), std::move(coords),
+                             std::move(order)};
+  axes.forwarding_may_mismatch = forwarding_may_mismatch(axes.grid, axes.offsets);
+  return Neighborhood(std::move(axes));
 }
 
 }  // namespace

@@ -118,6 +118,7 @@ std::optional<CartesianNeighborhood> as_cartesian(const Candidate& candidate, in
   if (!orders) return std::nullopt;
   CartesianNeighborhood cartesian{candidate.grid, *candidate.common, coords, std::move(orders->receive),
                                   std::move(orders->send), graph};
+  cartesian.forwarding_may_mismatch = forwarding_may_mismatch(candidate.grid, *candidate.common);
   const Neighborhood view(cartesian);
   if (view.sources(rank) != graph.sources || view.destinations(rank) != graph.destinations) return std::nullopt;
   return cartesian;

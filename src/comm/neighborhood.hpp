@@ -50,6 +50,10 @@ struct CartesianNeighborhood {
   std::optional<GraphNeighborhood> detected_from = std::nullopt;
   // node-combining's nodes: ranks with equal rank / node_size share one (0: all share one).
   int node_size = 0;
+  // Under MPI's contract (a detected graph, an MPI Cartesian topology), whether a planner that
+  // forwards blocks could meet processes that size them differently (forwarding_may_mismatch):
+  // then calls run the direct exchange. Never under 000's contract.
+  bool forwarding_may_mismatch = false;
 };
 
 // Weights as the creating call gave them; nullopt where unweighted.

@@ -95,12 +95,16 @@ int agree_on_init(CommState& state, const std::optional<Error>& local_error, Alg
 }
 
 // The Cartesian combining schedules and graph-combining's forward blocks through processes that size
-// them by their own arguments, so they need the block sizes to agree: 000's contract promises that,
-// and so does MPI for alltoall and allgather (pairwise matching on a connected neighborhood; on a
-// graph, friends share an out-neighbor whose one receive count matches both), but a v or w call
-// under MPI's contract may size each edge differently: it runs the trivial schedule.
-Algorithm requested_for(const CommState&, const Layout& layout, Contract contract, Algorithm requested) {
-  const bool sizes_may_differ = contract == Contract::mpi && !layout.one_block_size;
+// them by their own arguments, so they need the block sizes to agree: 000's contract promises that.
+// Under MPI's, a v or w call may size each edge differently, and a one-count alltoall or allgather
+// ties only the sizes of processes that send to a common process: on a graph friends are such
+// processes (graph-combining forwards only between them), but a Cartesian neighborhood found in a
+// graph or an MPI topology may leave classes of processes free to differ
+// (CartesianNeighborhood::forwarding_may_mismatch). Such calls run the trivial schedule.
+Algorithm requested_for(const CommState& state, const Layout& layout, Contract contract, Algorithm requested) {
+  const CartesianNeighborhood* cartesian = state.neighborhood.cartesian();
+  const bool classes_may_differ = cartesian != nullptr && cartesian->forwarding_may_mismatch;
+  const bool sizes_may_differ = contract == Contract::mpi && (!layout.one_block_size || classes_may_differ);
   if (sizes_may_differ) return Algorithm::named("trivial");
   return requested;
 }

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <numeric>
+#include <optional>
+#include <vector>
 
 #include "cartcoll/error.hpp"
 
@@ -139,6 +142,63 @@ bool connects_grid(const Grid& grid, const Offsets& offsets) {
     if (!unit) return false;
   }
   return true;
+}
+
+bool block_sizes_forced_equal(const Grid& grid, const Offsets& offsets) {
+  const auto p = static_cast<std::size_t>(grid.size());
+  std::vector<std::size_t> parent(p);  // union-find over the senders
+  std::iota(parent.begin(), parent.end(), std::size_t{0});
+  auto root = [&parent](std::size_t r) {
+    while (parent[r] != r) r = parent[r] = parent[parent[r]];
+    return r;
+  };
+  std::vector<bool> sends(p, false);
+  for (int receiver = 0; receiver < grid.size(); ++receiver) {
+    const std::vector<int> coords = grid.coords_of(receiver);
+    std::optional<std::size_t> first;
+    for (int i = 0; i < offsets.count(); ++i) {
+      const std::optional<int> sender = grid.shift(coords, offsets[i], -1);
+      if (!sender) continue;
+      const auto s = static_cast<std::size_t>(*sender);
+      sends[s] = true;
+      if (!first) first = s;
+      else parent[root(s)] = root(*first);
+    }
+  }
+  if (std::find(sends.begin(), sends.end(), false) != sends.end()) return false;
+  for (std::size_t r = 1; r < p; ++r)
+    if (root(r) != root(0)) return false;
+  return true;
+}
+
+namespace {
+
+// Whether some offset moves a block through another process under some planner (see the header).
+bool some_offset_travels(const Grid& grid, const Offsets& offsets) {
+  for (int i = 0; i < offsets.count(); ++i) {
+    int moving = 0, longest = 0;
+    bool live = true;
+    for (int k = 0; k < grid.ndims(); ++k) {
+      const int n = grid.dims()[static_cast<std::size_t>(k)];
+      int c = offsets[i][static_cast<std::size_t>(k)];
+      if (grid.periodic(k)) {  // the same move as c, taken into (-n/2, n/2]
+        c = ((c % n) + n) % n;
+        if (c > n / 2) c -= n;
+      } else {
+        live = live && std::abs(c) < n;
+      }
+      if (n > 1 && c != 0) ++moving;
+      if (n > 2) longest = std::max(longest, std::abs(c));
+    }
+    if (live && (moving >= 2 || longest >= 2)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+bool forwarding_may_mismatch(const Grid& grid, const Offsets& offsets) {
+  return some_offset_travels(grid, offsets) && !block_sizes_forced_equal(grid, offsets);
 }
 
 std::optional<BlockOrders> match_offsets(const Grid& grid, std::span<const int> coords, const Offsets& common,

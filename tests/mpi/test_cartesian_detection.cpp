@@ -198,6 +198,47 @@ TEST(Detection, GeneralFormIsDetectedToo) {
   expect_no_leaks();
 }
 
+// MPI lets processes that share no receiver size their blocks differently. With the offsets +e_k and
+// (1,1,1) on the 2 x 2 x 2 torus the senders fall into two classes (the parities), and combining would
+// forward a block of one class through a process of the other, in a temp sized like that process's
+// own block (before the fix: MPI_ERR_TRUNCATE on four processes, a hang on the others). The
+// neighborhood is detected, and one-count calls run the trivial schedule: exact everywhere.
+TEST(Detection, ClassesThatMaySizeBlocksApartGetNoForwarding) {
+  const Watchdog watchdog("ClassesThatMaySizeBlocksApartGetNoForwarding", deadline);
+  if (world_size() != 8) GTEST_SKIP() << "the 2 x 2 x 2 torus takes 8 processes";
+  const CartesianNaming naming({2, 2, 2}, {true, true, true}, DimOrder::row_major);
+  MPI_Comm torus = parent_for(Parent::mpi_cart, naming);
+  const Offsets offsets = Offsets::from_list(3, {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}});
+  const Graph graph = stencil_graph(naming, offsets);
+  MPI_Comm comm = graph_over(torus, graph, "combining");
+  ASSERT_TRUE(is_cartesian(comm));
+  const int rank = world_rank();
+  const std::vector<int> coords = naming.coordinates(rank);
+  const int parity = (coords[0] + coords[1] + coords[2]) % 2;
+  const int mine = 1 + parity, theirs = 2 - parity;  // every sender of this process has the other parity
+  const std::vector<int>& sources = graph.sources(rank);
+  const std::vector<int>& destinations = graph.destinations(rank);
+  for (const bool gather : {false, true}) {
+    const std::size_t blocks = gather ? 1 : destinations.size();
+    std::vector<int> send(blocks * static_cast<std::size_t>(mine)), recv(sources.size() * static_cast<std::size_t>(theirs), -1);
+    for (std::size_t j = 0; j < send.size(); ++j) send[j] = 1000 * rank + static_cast<int>(j);
+    ASSERT_EQ(gather ? CC_Neighbor_allgather(send.data(), mine, MPI_INT, recv.data(), theirs, MPI_INT, comm)
+                     : CC_Neighbor_alltoall(send.data(), mine, MPI_INT, recv.data(), theirs, MPI_INT, comm),
+              MPI_SUCCESS);
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      const std::vector<int>& out = graph.destinations(sources[i]);
+      const auto j = gather ? 0 : std::find(out.begin(), out.end(), rank) - out.begin();
+      for (int e = 0; e < theirs; ++e)
+        EXPECT_EQ(recv[i * static_cast<std::size_t>(theirs) + static_cast<std::size_t>(e)],
+                  1000 * sources[i] + static_cast<int>(j) * theirs + e)
+            << (gather ? "allgather" : "alltoall") << ", block " << i << ", element " << e;
+    }
+  }
+  MPI_Comm_free(&comm);
+  MPI_Comm_free(&torus);
+  expect_no_leaks();
+}
+
 // One process with an extra edge, or an edge repeated by one process only: no stencil, so the graph
 // planners run (and the results are still right); a naming on some processes only is no naming.
 TEST(Detection, GraphsThatAreNoStencilStayGraphs) {

@@ -106,6 +106,46 @@ void expect_graph_semantics(const Grid& grid, const Graph& graph, const Detected
 Offsets moore(int d, bool with_zero) { return Offsets(d, neighborhoods::box(d, 3, -1, with_zero)); }
 Offsets von_neumann(int d) { return Offsets(d, neighborhoods::cartesian_axes(d)); }
 
+// MPI ties the block sizes of processes that send to a common process; one class of all processes
+// is what forwarding needs. Moore stencils give one class on tori and meshes; von Neumann stencils on
+// tori of even extent two (the parities; on odd extents the wrap joins them); all-odd offsets with a
+// forwarded one (+e_k and (1,1,1)) two on 2 x 2 x 2; a one-sided offset as many as processes, and a
+// process that sends nothing is in none.
+TEST(CartesianDetection, BlockSizesForcedEqualOnlyWhereTheSendersFormOneClass) {
+  auto forced = [](std::vector<int> dims, bool periodic, const Offsets& offsets) {
+    const Grid grid(dims, std::vector<bool>(dims.size(), periodic));
+    return block_sizes_forced_equal(grid, offsets);
+  };
+  const Offsets moore2(2, neighborhoods::moore(2, 1)), moore3(3, neighborhoods::moore(3, 1));
+  const Offsets von_neumann2(2, neighborhoods::von_neumann(2, 1));
+  EXPECT_TRUE(forced({4, 6}, true, moore2));
+  EXPECT_TRUE(forced({4, 6}, false, moore2));
+  EXPECT_TRUE(forced({2, 2, 2}, true, moore3));
+  EXPECT_FALSE(forced({4, 6}, true, von_neumann2));
+  EXPECT_TRUE(forced({3, 5}, true, von_neumann2));
+  const Offsets odd = Offsets::from_list(3, {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}});
+  EXPECT_FALSE(forced({2, 2, 2}, true, odd));
+  EXPECT_TRUE(forced({3, 3, 3}, true, odd));
+  EXPECT_FALSE(forced({5}, true, Offsets::from_list(1, {{1}})));
+  EXPECT_FALSE(forced({5}, false, Offsets::from_list(1, {{1}, {2}})));  // the last process sends nothing
+  EXPECT_TRUE(forced({1}, true, Offsets::from_list(1, {{1}})));
+}
+
+// Forwarding needs the one class only where some offset can travel through another process: two
+// moving dimensions, or two steps along one of more than two processes, reachable on the grid.
+TEST(CartesianDetection, ForwardingMayMismatchOnlyWhereBlocksTravelAndClassesDiffer) {
+  auto mismatch = [](std::vector<int> dims, bool periodic, const Offsets& offsets) {
+    return forwarding_may_mismatch(Grid(dims, std::vector<bool>(dims.size(), periodic)), offsets);
+  };
+  const Offsets odd = Offsets::from_list(3, {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}});
+  EXPECT_TRUE(mismatch({2, 2, 2}, true, odd));
+  EXPECT_FALSE(mismatch({3, 3, 3}, true, odd));                                        // one class
+  EXPECT_FALSE(mismatch({4, 6}, true, Offsets(2, neighborhoods::von_neumann(2, 1))));  // nothing travels
+  EXPECT_FALSE(mismatch({1, 1, 3}, false, Offsets(3, neighborhoods::moore(3, 1))));    // a line: one step
+  EXPECT_TRUE(mismatch({6}, true, Offsets::from_list(1, {{1}, {3}})));   // three steps; classes: r ~ r + 2
+  EXPECT_FALSE(mismatch({5}, false, Offsets::from_list(1, {{1}, {5}})));  // 5 reaches nothing on 5
+}
+
 TEST(CartesianDetection, RelativeOffsetsAreOneVectorPerPairOfProcesses) {
   const Grid torus({5, 4, 2}, {true, true, true}), mesh({5, 4, 2}, {false, false, false});
   const std::vector<int> origin{0, 0, 0}, far{4, 2, 1};
