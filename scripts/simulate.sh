@@ -150,10 +150,10 @@ model=(--cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi --cfg=sm
 # set-up's many small exchanges spend minutes in SimGrid's max-min solver, and for blocks of up to
 # 400 bytes on a full-bisection network it changes nothing (docs/simulation.md compares the two).
 latency_model=(--cfg=network/model:Constant --cfg=network/latency-factor:1e-6)
-# `auto` on a graph decides by its cost model, not by measuring (docs/graph-combining.md): the graph
-# steps give it the simulated machine's own figures as a CARTCOLL_PROFILE (what cartcoll-calibrate
-# would write for it): 1 us a phase, the overhead per message, nothing per byte. Without one it uses
-# the default model (5 us, 1 us, 1 ns), which picked graph-combining at twice trivial's time with o = 0.
+# `auto` on a graph measures its block limit at the first blocking call unless a profile is given
+# (docs/graph-combining.md): the graph steps give it the simulated machine's own figures as a
+# CARTCOLL_PROFILE (what cartcoll-calibrate would write for it: 1 us a phase, the overhead per
+# message, nothing per byte), so that it decides by the model, as the runs in docs/simulation.md did.
 
 # ---------------------------------------------------------------------------------------------- run
 results=$out/results.csv
