@@ -68,6 +68,24 @@ class Candidate {
   std::unique_ptr<Execution> persistent_, kept_;
 };
 
+// Fresh memory laid out like a layout's blocks, and the layout naming it: what the candidates run on,
+// so that a trial never touches the call's buffers.
+class Scratch {
+ public:
+  explicit Scratch(const Layout& like)
+      : send_(like.send),
+        recv_(like.recv),
+        layout_{like.collective, {send_.blocks().begin(), send_.blocks().end()},
+                {recv_.blocks().begin(), recv_.blocks().end()}, like.one_block_size} {}
+  Scratch(const Scratch&) = delete;
+  Scratch& operator=(const Scratch&) = delete;
+  const Layout& layout() const noexcept { return layout_; }
+
+ private:
+  BlockArena send_, recv_;
+  Layout layout_;
+};
+
 // With CARTCOLL_VERBOSE_AUTO set at creation, rank 0 says what it measured and chose (every rank
 // has the same figures after the allreduce).
 void report(const CommState& state, const Layout& layout, std::span<const Algorithm> candidates,
@@ -146,16 +164,14 @@ std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout
   check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   if (size == 1 || candidates.size() == 1) return candidates.front();  // nothing to choose
   if (bytes_of(layout.send) + bytes_of(layout.recv) > scratch_budget) return std::nullopt;
-  const BlockArena send(layout.send), recv(layout.recv);
-  Layout scratch{layout.collective, {send.blocks().begin(), send.blocks().end()},
-                 {recv.blocks().begin(), recv.blocks().end()}};
+  const Scratch scratch(layout);
   std::vector<std::shared_ptr<const Schedule>> schedules;
   std::vector<Candidate> runners;
   TrialTags tags(state.tags());
   runners.reserve(candidates.size());
   for (Algorithm candidate : candidates) {
     schedules.push_back(state.schedule(layout.collective, {candidate}));
-    runners.emplace_back(*schedules.back(), scratch, comm, tags.take(), kind);
+    runners.emplace_back(*schedules.back(), scratch.layout(), comm, tags.take(), kind);
   }
   const auto [medians, runs] = median_times(runners, comm);
   std::size_t best = 0;
@@ -167,8 +183,9 @@ std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout
 
 namespace {
 
-// Blocks of `bytes` bytes each, as many as a regular `collective` has on this process.
-Layout regular_scratch(Collective collective, Degrees degrees, long long bytes) {
+// Blocks of `bytes` bytes each, as many as a regular `collective` has on this process (addresses 0:
+// a shape for Scratch).
+Layout regular_layout(Collective collective, Degrees degrees, long long bytes) {
   const BlockSpec block{0, static_cast<int>(bytes), MPI_BYTE};
   const int sends = collective == Collective::allgather ? 1 : degrees.destinations;
   return {collective, std::vector<BlockSpec>(static_cast<std::size_t>(sends), block),
@@ -194,13 +211,10 @@ long long combining_limit_by_trial(CommState& state, const CombiningVerdict& ver
   long long limit = -1;
   for (const long long bytes : ladder) {
     if (bytes * most_blocks > scratch_budget) break;
-    const Layout like = regular_scratch(collective, degrees, bytes);
-    const BlockArena send(like.send), recv(like.recv);
-    const Layout scratch{collective, {send.blocks().begin(), send.blocks().end()},
-                         {recv.blocks().begin(), recv.blocks().end()}, true};
+    const Scratch scratch(regular_layout(collective, degrees, bytes));
     std::vector<Candidate> runners;
-    runners.emplace_back(*direct, scratch, comm, direct_tag, kind);
-    runners.emplace_back(*combined, scratch, comm, combined_tag, kind);
+    runners.emplace_back(*direct, scratch.layout(), comm, direct_tag, kind);
+    runners.emplace_back(*combined, scratch.layout(), comm, combined_tag, kind);
     const auto [medians, runs] = median_times(runners, comm, run_budget_seconds / std::size(ladder));
     report_rung(state, collective, bytes, medians, runs, verdict);
     if (!(medians[1] < medians[0] * (1 - tie_margin))) break;

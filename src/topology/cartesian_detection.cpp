@@ -11,15 +11,23 @@
 
 namespace cartcoll {
 
+namespace {
+
+// The move c along a periodic dimension of n processes, as the one in (-n/2, n/2] that reaches the
+// same process.
+int wrapped(int c, int n) {
+  c = ((c % n) + n) % n;
+  return c > n / 2 ? c - n : c;
+}
+
+}  // namespace
+
 std::vector<int> relative_offset(const Grid& grid, std::span<const int> from, std::span<const int> to) {
   std::vector<int> relative(to.begin(), to.end());
   for (int k = 0; k < grid.ndims(); ++k) {
     const auto at = static_cast<std::size_t>(k);
     relative[at] -= from[at];
-    if (!grid.periodic(k)) continue;
-    const int n = grid.dims()[at];
-    if (relative[at] < 0) relative[at] += n;  // from (-n, n) into [0, n), then (-n/2, n/2]
-    if (relative[at] > n / 2) relative[at] -= n;
+    if (grid.periodic(k)) relative[at] = wrapped(relative[at], grid.dims()[at]);
   }
   return relative;
 }
@@ -181,12 +189,8 @@ bool some_offset_travels(const Grid& grid, const Offsets& offsets) {
     for (int k = 0; k < grid.ndims(); ++k) {
       const int n = grid.dims()[static_cast<std::size_t>(k)];
       int c = offsets[i][static_cast<std::size_t>(k)];
-      if (grid.periodic(k)) {  // the same move as c, taken into (-n/2, n/2]
-        c = ((c % n) + n) % n;
-        if (c > n / 2) c -= n;
-      } else {
-        live = live && std::abs(c) < n;
-      }
+      if (grid.periodic(k)) c = wrapped(c, n);
+      else live = live && std::abs(c) < n;
       if (n > 1 && c != 0) ++moving;
       if (n > 2) longest = std::max(longest, std::abs(c));
     }
