@@ -21,10 +21,14 @@ struct CombiningParameters {
   // onloaded out-neighbor while the bundle it carries there is complete before the last phase but
   // one, so that the bundle can be handed on in a later step.
   int phases = 2;
+  // node-combining on graphs: friends only on the same node (ranks with equal rank / node_size), so
+  // that every handover stays within a node and only combined messages leave it; 0: friends
+  // anywhere (graph-combining).
+  int node_size = 0;
 };
 
-// Error(Errc::info_value) unless threshold >= 2, steps >= 0, candidates >= 1, matching_rounds >= 1
-// and phases >= 2.
+// Error(Errc::info_value) unless threshold >= 2, steps >= 0, candidates >= 1, matching_rounds >= 1,
+// phases >= 2 and node_size >= 0.
 CARTCOLL_API void validate(const CombiningParameters& parameters);
 
 // One step in which this process has a friend: of their common active out-neighbors (sorted by

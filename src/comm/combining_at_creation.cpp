@@ -18,7 +18,8 @@ namespace cartcoll::detail {
 
 namespace {
 
-// The registered planner that plans from the set-up on graphs (there is one: graph-combining).
+// The registered planner that `auto` combines with on graphs: the first that plans from the set-up
+// (graph-combining; node-combining, registered after it, is the same with friends within a node).
 std::optional<Algorithm> setup_planner() {
   const auto table = planners();
   for (std::size_t i = 0; i < table.size(); ++i)
@@ -85,7 +86,12 @@ CombiningVerdict auto_verdict(MPI_Comm graph, int rank, const GraphNeighborhood&
 Neighborhood neighborhood_at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighborhood neighbors,
                                       const Settings& settings) {
   Neighborhood detected = detected_or_graph(parent, graph, neighbors, settings.algorithm);
-  if (detected.kind() == NeighborhoodKind::cartesian) return detected;
+  if (const CartesianNeighborhood* cartesian = detected.cartesian()) {
+    if (settings.combining.node_size == 0) return detected;
+    CartesianNeighborhood on_nodes = *cartesian;  // forced node-combining plans the Cartesian way
+    on_nodes.node_size = settings.combining.node_size;
+    return Neighborhood(std::move(on_nodes));
+  }
   if (!runs_setup(graph, rank, neighbors, settings)) return detected;
   neighbors.pattern = run_setup(graph, rank, neighbors, settings);
   if (settings.algorithm.is_automatic()) neighbors.auto_combining = auto_verdict(graph, rank, neighbors, settings);

@@ -69,11 +69,18 @@ int shared_memory_node_size(MPI_Comm comm) {
   return regular && members < size ? members : 0;
 }
 
-// node-combining's node size: configured, else measured where `auto` or node-combining may use it.
+}  // namespace
+
+int node_size_for(MPI_Comm comm, std::optional<int> configured, bool may_use) {
+  if (configured) return *configured;
+  return may_use ? shared_memory_node_size(comm) : 0;
+}
+
+namespace {
+
+// On a Cartesian communicator `auto` may use node-combining too.
 int node_size_of(MPI_Comm cart, const NeighborhoodSpec& spec) {
-  if (spec.node_size) return *spec.node_size;
-  const bool may_use = spec.algorithm.is_automatic() || spec.algorithm.planner().needs_nodes;
-  return may_use ? shared_memory_node_size(cart) : 0;
+  return node_size_for(cart, spec.node_size, spec.algorithm.is_automatic() || spec.algorithm.planner().needs_nodes);
 }
 
 Communicator make_cartesian(MPI_Comm comm, NeighborhoodSpec spec, Settings settings, bool reorder) {

@@ -16,6 +16,11 @@ struct NeighborhoodSpec {
   std::optional<int> node_size = std::nullopt;  // node_size_setting; else MPI_COMM_TYPE_SHARED decides
 };
 
+// node-combining's node size on `comm`: `configured` if set, else, where node-combining may be used,
+// what MPI_COMM_TYPE_SHARED shows (collective: consecutive ranks in nodes of equal size, else 0),
+// else 0 (one node).
+int node_size_for(MPI_Comm comm, std::optional<int> configured, bool may_use);
+
 // Collective. `parse` turns this process's raw arguments into a spec and may throw Error; the
 // processes agree on success before anything is created, so that a bad argument on any process,
 // or arguments that differ between processes, make every process throw the same error.

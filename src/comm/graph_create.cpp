@@ -9,6 +9,7 @@
 #include "attach.hpp"
 #include "cartesian_detection.hpp"
 #include "combining_at_creation.hpp"
+#include "create.hpp"
 #include "collective.hpp"
 #include "settings.hpp"
 #include "sparse_exchange.hpp"
@@ -53,6 +54,7 @@ struct Arguments {
   std::optional<Error> error;
   Algorithm algorithm = Algorithm::automatic();
   CombiningParameters combining;
+  std::optional<int> node_size;  // node_size_setting
   int max_tag = 0, rank = 0;
 };
 
@@ -66,6 +68,7 @@ Arguments<Spec> read_arguments(MPI_Comm comm, MPI_Info info, const Parse& parse,
     arguments.max_tag = max_tag_from_environment();
     arguments.algorithm = effective_algorithm(info, Algorithm::automatic());
     arguments.combining = combining_parameters(info);
+    arguments.node_size = node_size_setting(info);
     arguments.spec = parse();
     check_spec(*arguments.spec, size);
   } catch (const Error& error) {
@@ -78,11 +81,13 @@ Arguments<Spec> read_arguments(MPI_Comm comm, MPI_Info info, const Parse& parse,
 // the tag range and whether the graph is weighted.
 template <typename Spec>
 void agree_on_arguments(MPI_Comm comm, const Arguments<Spec>& arguments, bool weighted) {
-  const int must_match[] = {arguments.algorithm.id(), arguments.max_tag, weighted ? 1 : 0,
-                            arguments.combining.threshold, arguments.combining.steps, arguments.combining.phases};
+  const int must_match[] = {arguments.algorithm.id(),         arguments.max_tag,
+                            weighted ? 1 : 0,                   arguments.combining.threshold,
+                            arguments.combining.steps,          arguments.combining.phases,
+                            arguments.node_size.value_or(0)};
   agree(comm, arguments.error, must_match,
-        Error(Errc::arg, "processes passed different algorithms, CARTCOLL_MAX_TAG, weighted and unweighted graphs "
-                         "or combining parameters"));
+        Error(Errc::arg, "processes passed different algorithms, CARTCOLL_MAX_TAG, weighted and unweighted graphs, "
+                         "combining parameters or node sizes"));
 }
 
 // Every process tells each of its destinations how often it names it; each process compares what it
@@ -158,10 +163,18 @@ MadeGraph new_graph_comm(MPI_Comm comm, const GraphSpec& spec, MPI_Info, bool) {
 }
 #endif
 
+// node-combining on a graph restricts graph-combining's friends to a node (CombiningParameters).
+void set_graph_node_size(MPI_Comm graph, std::optional<int> configured, Settings& settings) {
+  const bool forced = !settings.algorithm.is_automatic() && settings.algorithm.planner().needs_nodes;
+  settings.combining.node_size = forced ? node_size_for(graph, configured, true) : 0;
+}
+
 // Runs as a Cartesian neighborhood where the graph is one (cartesian_detection.hpp).
-MPI_Comm make_graph(MPI_Comm comm, const GraphSpec& spec, MPI_Info info, bool reorder, Settings settings) {
+MPI_Comm make_graph(MPI_Comm comm, const GraphSpec& spec, MPI_Info info, bool reorder, Settings settings,
+                    std::optional<int> node_size) {
   MadeGraph made = new_graph_comm(comm, spec, info, reorder);
   try {
+    set_graph_node_size(made.comm, node_size, settings);
     int rank = 0;
     check(MPI_Comm_rank(made.comm, &rank), "MPI_Comm_rank");
     check(MPI_Comm_size(made.comm, &made.neighbors.size), "MPI_Comm_size");
@@ -188,7 +201,7 @@ MPI_Comm create_graph_adjacent(MPI_Comm comm, const std::function<GraphSpec()>& 
   check_consistency(comm, arguments.rank, spec);
   Settings settings = settings_at_creation(comm, arguments.algorithm, arguments.max_tag);
   settings.combining = arguments.combining;
-  return make_graph(comm, spec, info, reorder, settings);
+  return make_graph(comm, spec, info, reorder, settings, arguments.node_size);
 }
 
 namespace {
@@ -265,21 +278,25 @@ MPI_Comm create_graph(MPI_Comm comm, const std::function<EdgeSpec()>& parse, MPI
   }
   Settings settings = settings_at_creation(comm, arguments.algorithm, arguments.max_tag);
   settings.combining = arguments.combining;
-  return make_graph(comm, adjacent_of(received, weighted), info, reorder, settings);
+  return make_graph(comm, adjacent_of(received, weighted), info, reorder, settings, arguments.node_size);
 }
 
 void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info) {
   Settings settings = settings_of_environment();
   std::optional<Error> error;
+  std::optional<int> node_size;
   try {
     settings.algorithm = effective_algorithm(info, Algorithm::automatic());
     settings.combining = combining_parameters(info);
+    node_size = node_size_setting(info);
   } catch (const Error& local) {
     error = local;
   }
   const int must_match[] = {settings.algorithm.id(), settings.combining.threshold, settings.combining.steps,
-                            settings.combining.phases};
-  agree(graph, error, must_match, Error(Errc::arg, "processes passed different algorithms or combining parameters"));
+                            settings.combining.phases, node_size.value_or(0)};
+  agree(graph, error, must_match,
+        Error(Errc::arg, "processes passed different algorithms, combining parameters or node sizes"));
+  set_graph_node_size(graph, node_size, settings);
   Weights weights;
   Neighborhood read = neighborhood_of_topology(graph, weights);
   if (read.graph() == nullptr) throw Error(Errc::intern, "a distributed graph without a graph neighborhood");

@@ -60,7 +60,7 @@ void CombiningSetup::receive_lists(int step, std::vector<Parcel> parcels) {
     if (lists.size() != active_out_.size()) throw Error(Errc::intern, "an out-neighbor sent no in-neighbor list");
     common_.assign(std::move(lists));
   }
-  matching_.begin(common_.friends(parameters_.threshold, parameters_.candidates));
+  matching_.begin(common_.friends(parameters_.threshold, parameters_.candidates, parameters_.node_size));
 }
 
 // Splits the common active out-neighbors with this step's friend, if any: hands the friend this

@@ -88,10 +88,11 @@ std::uint64_t tie_break(int a, int b) {
 
 }  // namespace
 
-std::vector<int> CommonNeighbors::friends(int threshold, int limit) const {
+std::vector<int> CommonNeighbors::friends(int threshold, int limit, int node_size) const {
+  auto on_my_node = [&](int process) { return node_size <= 0 || process / node_size == self_ / node_size; };
   std::vector<std::tuple<int, std::uint64_t, int>> ranked;  // (-count, tie_break, process): most shared first
   for (const auto& [process, count] : counts_)
-    if (count >= threshold) ranked.emplace_back(-count, tie_break(self_, process), process);
+    if (count >= threshold && on_my_node(process)) ranked.emplace_back(-count, tie_break(self_, process), process);
   const auto keep = std::min(ranked.size(), static_cast<std::size_t>(std::max(limit, 0)));
   std::partial_sort(ranked.begin(), ranked.begin() + static_cast<std::ptrdiff_t>(keep), ranked.end());
   std::vector<int> best;

@@ -24,8 +24,10 @@ class CommonNeighbors {
   // The active out-neighbors this process shares with `other`, ascending.
   std::vector<int> shared_with(int other) const;
   // The processes sharing at least `threshold` active out-neighbors with this one, most shared first
-  // (ties: by a mix of the two ranks, the same from both ends), at most `limit` of them.
-  std::vector<int> friends(int threshold, int limit) const;
+  // (ties: by a mix of the two ranks, the same from both ends), at most `limit` of them; where
+  // node_size > 0, only those on this process's node (equal rank / node_size), a relation that is
+  // the same from both ends.
+  std::vector<int> friends(int threshold, int limit, int node_size) const;
 
  private:
   void add_to_count(int process, int delta);

@@ -14,6 +14,7 @@ void validate(const CombiningParameters& parameters) {
   if (parameters.candidates < 1 || parameters.matching_rounds < 1)
     throw Error(Errc::info_value, "friend matching needs at least one candidate and one round");
   if (parameters.phases < 2) throw Error(Errc::info_value, "combining needs at least two phases");
+  if (parameters.node_size < 0) throw Error(Errc::info_value, "the node size must not be negative");
 }
 
 SimulatedSetup simulate_combining_setup(const Graph& graph, const CombiningParameters& parameters) {

@@ -25,6 +25,7 @@
 #include "cartcoll/graph_combining.hpp"
 #include "cartcoll/plan.hpp"
 #include "direct_graph.hpp"
+#include "graph_combining.hpp"
 
 namespace cartcoll::detail {
 
@@ -144,6 +145,9 @@ void add_step(const CombiningStep& step, CarriedBlocks& carried, Bundles& bundle
   if (!from_friend.blocks.empty()) phase_at(phases, step.receive_phase).recvs.push_back(std::move(from_friend));
 }
 
+
+}  // namespace
+
 Schedule plan_graph_combining(const GraphView& view, Collective collective) {
   Schedule schedule{collective, collective == Collective::allgather ? 1 : static_cast<int>(view.destinations.size()),
                     static_cast<int>(view.sources.size()), {}, {}};
@@ -179,8 +183,6 @@ Schedule plan_graph_combining(const GraphView& view, Collective collective) {
   schedule.phases = std::move(phases);
   return schedule;
 }
-
-}  // namespace
 
 extern const PlannerEntry graph_combining_planner{
     "graph-combining",

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "cartcoll/plan.hpp"
+#include "graph_combining.hpp"
 
 namespace cartcoll::detail {
 
@@ -233,10 +234,12 @@ Schedule plan_node_combining(const CartesianView& view, Collective collective) {
 
 }  // namespace
 
+// On a graph, node-combining is graph-combining with friends on the same node only: see
+// docs/graph-combining.md for why a graph's blocks cannot be pooled per node pair as above.
 extern const PlannerEntry node_combining_planner{
     "node-combining",
     "node-aware: the processes of a node pool their blocks for another node, which gets one message from it "
-    "(3 phases; CARTCOLL_NODE_SIZE, else MPI_COMM_TYPE_SHARED)",
-    true, true, true, plan_node_combining, nullptr, false, true};
+    "(3 phases; on graphs: graph-combining's friends within a node; CARTCOLL_NODE_SIZE, else MPI_COMM_TYPE_SHARED)",
+    true, true, true, plan_node_combining, plan_graph_combining, true, true};
 
 }  // namespace cartcoll::detail

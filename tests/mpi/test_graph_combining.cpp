@@ -38,8 +38,8 @@ constexpr std::chrono::seconds deadline{240};
 class CombiningInfo : public AlgorithmInfo {
  public:
   explicit CombiningInfo(const std::string& threshold = "2", const std::string& steps = "2",
-                         const std::string& phases = "2")
-      : AlgorithmInfo("graph-combining") {
+                         const std::string& phases = "2", const std::string& algorithm = "graph-combining")
+      : AlgorithmInfo(algorithm) {
     set("cartcoll_combining_threshold", threshold);
     set("cartcoll_combining_steps", steps);
     set("cartcoll_combining_phases", phases);
@@ -155,6 +155,56 @@ TEST(GraphCombining, SavesMessagesWhereProcessesShareOutNeighbors) {
   for (std::size_t i = 0; i < sources.size(); ++i) EXPECT_EQ(recv[i], 1000 + sources[i]) << "alltoallv block " << i;
   MPI_Comm_free(&comm);
   expect_no_leaks();
+}
+
+// node-combining on a graph is graph-combining's set-up with friends on the same node only
+// (cartcoll_node_size): every operation and form exact; counted by the PMPI census on the dense
+// graph's allgather, nodes of one process send what the direct exchange sends, nodes of two fewer
+// from 7 processes on (a node's two share p - 2 out-neighbors), and one node of everybody what
+// graph-combining sends.
+TEST(GraphCombining, NodeCombiningPairsFriendsOnANode) {
+  const Watchdog watchdog("node-combining on graphs", deadline);
+  const Graph graph = dense_graph(13);
+  const std::vector<int>& sources = graph.sources(world_rank());
+  std::vector<int> recv(sources.size(), -1);
+  const int mine = 1000 + world_rank();
+  auto allgather_messages = [&](const std::string& algorithm, int node_size) {
+    CombiningInfo info("2", "2", "2", algorithm);
+    info.set("cartcoll_node_size", std::to_string(node_size));
+    MPI_Comm comm = create_adjacent(graph, info.get());
+    every_operation_and_form(comm, 13);
+    const long long messages = messages_everywhere(
+        [&] { EXPECT_EQ(CC_Neighbor_allgather(&mine, 1, MPI_INT, recv.data(), 1, MPI_INT, comm), MPI_SUCCESS); });
+    for (std::size_t i = 0; i < sources.size(); ++i) EXPECT_EQ(recv[i], 1000 + sources[i]) << "block " << i;
+    MPI_Comm_free(&comm);
+    return messages;
+  };
+  EXPECT_EQ(allgather_messages("node-combining", 1), direct_messages(graph));
+  const long long pairs = allgather_messages("node-combining", 2);
+  if (world_size() >= 7) EXPECT_LT(pairs, direct_messages(graph));
+  EXPECT_EQ(allgather_messages("node-combining", world_size()), allgather_messages("graph-combining", world_size()));
+  expect_no_leaks();
+}
+
+// A node size below 1, or different on one process, fails graph creation everywhere alike.
+TEST(GraphCombining, BadOrDifferentNodeSizesFailEverywhere) {
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const Graph graph = shared_graph(5);
+  for (const std::string node_size : {"0", "two"}) {
+    CombiningInfo info("2", "2", "2", "node-combining");
+    info.set("cartcoll_node_size", node_size);
+    int code = MPI_SUCCESS;
+    MPI_Comm comm = create_adjacent(graph, info.get(), &code);
+    expect_everywhere(code, MPI_ERR_INFO_VALUE, &comm);
+  }
+  if (world_size() > 1) {
+    CombiningInfo info("2", "2", "2", "node-combining");
+    info.set("cartcoll_node_size", world_rank() == world_size() - 1 ? "3" : "2");
+    int code = MPI_SUCCESS;
+    MPI_Comm comm = create_adjacent(graph, info.get(), &code);
+    expect_everywhere(code, MPI_ERR_ARG, &comm);
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
 // A communicator MPI made has no set-up: graph-combining forced on it runs the direct exchange.

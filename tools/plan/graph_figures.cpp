@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <sstream>
 
 #include <chrono>
@@ -14,9 +15,13 @@ namespace cartcoll::plan_tool {
 
 namespace {
 
-std::optional<Figures> figures_of(const std::optional<Schedule>& schedule) {
+// Off-node sends where nodes are blocks of node_size consecutive ranks (all sends where node_size is 0).
+std::optional<Figures> figures_of(const std::optional<Schedule>& schedule, int rank, int node_size) {
   if (!schedule) return std::nullopt;
-  return Figures{schedule->messages(), schedule->communication_phases(), schedule->volume()};
+  int off_node = 0;
+  for (const Phase& phase : schedule->phases)
+    for (const Message& send : phase.sends) off_node += node_size <= 0 || send.peer / node_size != rank / node_size;
+  return Figures{schedule->messages(), schedule->communication_phases(), schedule->volume(), off_node};
 }
 
 SetupFigures run_setup(const Graph& graph, const CombiningParameters& parameters, std::vector<CombiningPattern>& patterns) {
@@ -40,7 +45,7 @@ SetupFigures run_setup(const Graph& graph, const CombiningParameters& parameters
 std::string json_figures(const std::optional<Figures>& f) {
   if (!f) return "null";
   return "{\"messages\":" + std::to_string(f->messages) + ",\"phases\":" + std::to_string(f->phases) +
-         ",\"volume\":" + std::to_string(f->volume) + "}";
+         ",\"volume\":" + std::to_string(f->volume) + ",\"off_node\":" + std::to_string(f->off_node) + "}";
 }
 
 std::string json_collective(const GraphFigures& figures, const std::vector<std::optional<Figures>>& per_algorithm) {
@@ -159,26 +164,36 @@ GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& optio
   GraphFigures figures;
   figures.size = graph.size();
   figures.edges = graph.edges();
+  figures.node_size = options.combining.node_size;
   std::vector<const PlannerEntry*> graph_planners;
+  // The set-up's patterns by node size: graph-combining pairs friends anywhere (0), node-combining
+  // within nodes of options.combining.node_size; the first set-up's figures are reported.
+  std::map<int, std::vector<CombiningPattern>> patterns;
+  auto node_size_of = [&](const PlannerEntry& planner) { return planner.needs_nodes ? options.combining.node_size : 0; };
   for (const PlannerEntry& planner : planners())
     if (planner.serves(NeighborhoodKind::graph)) {
       graph_planners.push_back(&planner);
       figures.algorithms.emplace_back(planner.name);
-      if (planner.needs_setup && !figures.setup) figures.setup = SetupFigures{};
+      if (!planner.needs_setup || patterns.count(node_size_of(planner)) > 0) continue;
+      CombiningParameters parameters = options.combining;
+      parameters.node_size = node_size_of(planner);
+      SetupFigures setup = run_setup(graph, parameters, patterns[parameters.node_size]);
+      if (!figures.setup) figures.setup = std::move(setup);
     }
-  std::vector<CombiningPattern> patterns;
-  if (figures.setup) figures.setup = run_setup(graph, options.combining, patterns);
   // schedules[planner][collective][rank], kept only to verify them
   std::vector<std::vector<std::vector<Schedule>>> schedules(graph_planners.size(), std::vector<std::vector<Schedule>>(2));
   for (int rank = 0; rank < graph.size(); ++rank) {
     GraphView view = graph.view(rank);
     ProcessFigures process{rank, static_cast<int>(view.sources.size()), static_cast<int>(view.destinations.size()), {}, {}};
     for (std::size_t a = 0; a < graph_planners.size(); ++a) {
-      view.pattern = graph_planners[a]->needs_setup ? &patterns[static_cast<std::size_t>(rank)] : nullptr;
+      view.pattern = graph_planners[a]->needs_setup
+                         ? &patterns.at(node_size_of(*graph_planners[a]))[static_cast<std::size_t>(rank)]
+                         : nullptr;
       for (const Collective collective : {Collective::alltoall, Collective::allgather}) {
         std::optional<Schedule> schedule;
         if (graph_planners[a]->serves(collective)) schedule = plan(Algorithm::named(graph_planners[a]->name), view, collective);
-        (collective == Collective::alltoall ? process.alltoall : process.allgather).push_back(figures_of(schedule));
+        (collective == Collective::alltoall ? process.alltoall : process.allgather)
+            .push_back(figures_of(schedule, rank, options.combining.node_size));
         if (options.verify && schedule) schedules[a][collective == Collective::alltoall ? 0 : 1].push_back(std::move(*schedule));
       }
     }
@@ -211,19 +226,23 @@ std::string to_table(const GraphFigures& figures) {
   out << "p = " << figures.size << " processes, " << figures.edges << " edges; per call, over all processes "
       << "(smallest..largest per process):\n\n";
   char line[200];
-  std::snprintf(line, sizeof line, "%-10s %-16s %22s %10s %22s %12s\n", "collective", "algorithm", "messages",
-                "mean", "volume", "max phases");
+  const bool nodes = figures.node_size > 0;
+  std::snprintf(line, sizeof line, "%-10s %-16s %22s %10s %22s %12s%s\n", "collective", "algorithm", "messages",
+                "mean", "volume", "max phases", nodes ? "  off-node (mean)" : "");
   out << line;
   for (const bool alltoall : {true, false})
     for (std::size_t a = 0; a < figures.algorithms.size(); ++a) {
       const Spread messages = spread_of(figures, a, alltoall, [](const Figures& f) { return f.messages; });
       const Spread volume = spread_of(figures, a, alltoall, [](const Figures& f) { return f.volume; });
       const Spread phases = spread_of(figures, a, alltoall, [](const Figures& f) { return f.phases; });
-      const double mean = figures.processes.empty() ? 0 : static_cast<double>(messages.total) / static_cast<double>(figures.processes.size());
-      std::snprintf(line, sizeof line, "%-10s %-16s %22s %10.2f %22s %12d\n", alltoall ? "alltoall" : "allgather",
-                    figures.algorithms[a].c_str(), spread_text(messages).c_str(), mean, spread_text(volume).c_str(),
-                    phases.most);
+      const Spread off_node = spread_of(figures, a, alltoall, [](const Figures& f) { return f.off_node; });
+      const double processes = std::max<double>(1, static_cast<double>(figures.processes.size()));
+      std::snprintf(line, sizeof line, "%-10s %-16s %22s %10.2f %22s %12d", alltoall ? "alltoall" : "allgather",
+                    figures.algorithms[a].c_str(), spread_text(messages).c_str(),
+                    static_cast<double>(messages.total) / processes, spread_text(volume).c_str(), phases.most);
       out << line;
+      if (nodes) out << "  " << static_cast<double>(off_node.total) / processes;
+      out << "\n";
     }
   out << setup_text(figures) << verification_text(figures);
   out << "\nper process: rank, in-degree, out-degree, then messages/phases/volume per planner and collective\n";

@@ -40,6 +40,7 @@ struct SetupFigures {
 struct GraphFigures {
   int size = 0;
   std::size_t edges = 0;
+  int node_size = 0;  // --node-size: Figures::off_node counts sends that leave a node of this many ranks
   std::vector<std::string> algorithms;  // the registered planners that serve graphs, in registry order
   std::vector<ProcessFigures> processes;
   std::optional<SetupFigures> setup;    // when a planner needs it

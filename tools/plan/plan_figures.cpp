@@ -201,6 +201,8 @@ const char* usage() {
       cli::neighborhood_usage() + graphs::usage() + "  --json                   one JSON object instead of the table\n" +
       "For a graph, the set-up of graph-combining (docs/graph-combining.md):\n"
       "  --threshold T --steps S --candidates K --matching-rounds R --phases P   its parameters\n"
+      "  --node-size N            node-combining's friends only within nodes of N consecutive ranks\n"
+      "                           (default 0: anywhere, as graph-combining's)\n"
       "  --verify                 run every schedule in the simulator against the reference model\n";
   return text.c_str();
 }
@@ -213,6 +215,7 @@ int* combining_parameter(CombiningParameters& parameters, const std::string& opt
   if (option == "--candidates") return &parameters.candidates;
   if (option == "--matching-rounds") return &parameters.matching_rounds;
   if (option == "--phases") return &parameters.phases;
+  if (option == "--node-size") return &parameters.node_size;
   return nullptr;
 }
 

@@ -17,6 +17,7 @@ struct Figures {
   int messages = 0;  // point-to-point sends (Schedule::messages())
   int phases = 0;    // phases with at least one message (Schedule::communication_phases())
   int volume = 0;    // blocks sent, forwarding included (Schedule::volume())
+  int off_node = 0;  // on a graph with --node-size: the sends to processes on other nodes
 };
 
 // An algorithm's figures for both collectives; `error` set (figures empty) where its planner threw.
