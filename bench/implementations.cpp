@@ -86,16 +86,16 @@ bool requested(const Options& options, std::string_view algorithm) {
   });
 }
 
-MPI_Info algorithm_info(const std::string& algorithm) {
+MPI_Info algorithm_info(const Options& options, const std::string& algorithm) {
   MPI_Info info;
   MPI_Info_create(&info);
   MPI_Info_set(info, "cartcoll_algorithm", algorithm.c_str());
+  if (options.node_size > 0) MPI_Info_set(info, "cartcoll_node_size", std::to_string(options.node_size).c_str());
   return info;
 }
 
 MPI_Comm make_cart(const Options& options, const std::vector<int>& dims, const std::string& algorithm) {
-  MPI_Info info = algorithm_info(algorithm);
-  if (options.node_size > 0) MPI_Info_set(info, "cartcoll_node_size", std::to_string(options.node_size).c_str());
+  MPI_Info info = algorithm_info(options, algorithm);
   const std::vector<int> periods(dims.size(), 1);
   MPI_Comm cart = MPI_COMM_NULL;
   Cart_neighborhood_create(MPI_COMM_WORLD, options.d, dims.data(), periods.data(),
@@ -105,8 +105,8 @@ MPI_Comm make_cart(const Options& options, const std::vector<int>& dims, const s
   return cart;
 }
 
-MPI_Comm make_graph(const cartcoll::Graph& graph, int rank, const std::string& algorithm) {
-  MPI_Info info = algorithm_info(algorithm);
+MPI_Comm make_graph(const Options& options, const cartcoll::Graph& graph, int rank, const std::string& algorithm) {
+  MPI_Info info = algorithm_info(options, algorithm);
   const std::vector<int>& in = graph.sources(rank);
   const std::vector<int>& out = graph.destinations(rank);
   MPI_Comm comm = MPI_COMM_NULL;
@@ -129,8 +129,8 @@ Communicators::Communicators(const Options& options) {
     const cartcoll::Graph graph = cartcoll::Graph::from_edges(options.graph->size, options.graph->edges);
     for (const cartcoll::PlannerEntry& planner : cartcoll::planners())
       if (planner.serves(cartcoll::NeighborhoodKind::graph) && requested(options, planner.name))
-        library_[std::string(planner.name)] = make_graph(graph, rank, std::string(planner.name));
-    if (requested(options, "auto")) library_["auto"] = make_graph(graph, rank, "auto");
+        library_[std::string(planner.name)] = make_graph(options, graph, rank, std::string(planner.name));
+    if (requested(options, "auto")) library_["auto"] = make_graph(options, graph, rank, "auto");
     sources = graph.sources(rank);
     targets = graph.destinations(rank);
     alltoall_plan_ = cartcoll::plan(cartcoll::Algorithm::named("trivial"), graph.view(rank), cartcoll::Collective::alltoall);

@@ -3,8 +3,10 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <initializer_list>
 #include <sstream>
 
+#include "cartcoll/plan.hpp"
 #include "util/cli.hpp"
 #include "util/graphs.hpp"
 #include "util/neighborhoods.hpp"
@@ -30,15 +32,16 @@ namespace {
         "--sizes: elements per block (the rule's m); --size-rule 000: block i has m^(d-z_i) elements,\n"
         "  z_i = non-zero coordinates of offset i; 002: m^(d-||C_i||_1), at least 1 (alltoallv/w only;\n"
         "  allgather variants always use m per block). alltoallw/allgatherw use one contiguous type per block.\n"
-        "--node-size N: the Cartesian communicators' nodes are blocks of N consecutive ranks (cartcoll_node_size;\n"
-        "  for cart-node-combining and cart-auto; the neighborhood's label gets -nodesN)\n"
+        "--node-size N: the library communicators' nodes are blocks of N consecutive ranks (cartcoll_node_size;\n"
+        "  for cart-node-combining, cart-auto and cc-node-combining; the neighborhood's label gets -nodesN)\n"
         "IMPL: cart-trivial cart-combining cart-torus cart-node-combining cart-auto (each also -persistent),\n"
         "  mpi-neighbor, mpi-ineighbor, mpi-neighbor-persistent, mpi-cart-neighbor (only for --axes D, MPI's Cartesian\n"
         "  neighborhood), ideal (the combining schedule as plain Isend/Irecv of contiguous\n"
         "  buffers), direct (one Isend/Irecv per neighbor of the user's blocks, all at once: what MPI\n"
         "  libraries do, and the baseline where the MPI has no usable MPI_Neighbor_*, as SimGrid's SMPI).\n"
         "  Default: all. MPI's allgatherw is done as MPI_Neighbor_alltoallw of one block.\n"
-        "  On a GRAPH: cc-trivial cc-graph-combining cc-auto (each also -persistent: CC_Neighbor_* on\n"
+        "  On a GRAPH: cc-trivial cc-graph-combining cc-node-combining (by default only with --node-size) cc-auto\n"
+        "  (each also -persistent: CC_Neighbor_* on\n"
         "  CC_Dist_graph_create_adjacent communicators), mpi-neighbor, mpi-ineighbor, mpi-neighbor-persistent,\n"
         "  ideal (one Isend/Irecv per edge), direct; every block has m elements (no size rule), allgatherw is\n"
         "  not available.\n"
@@ -142,19 +145,33 @@ void check_impls(const std::vector<std::string>& impls, const std::vector<std::s
 
 }  // namespace
 
+namespace {
+
+// The library's faces of one neighborhood kind: every registered planner serving it (`prefix` +
+// its name), then `auto`, each also persistent, then MPI's and the baselines (`others`).
+std::vector<std::string> implementations_of(cartcoll::NeighborhoodKind kind, const std::string& prefix,
+                                            std::initializer_list<const char*> others) {
+  std::vector<std::string> names;
+  for (const cartcoll::PlannerEntry& planner : cartcoll::planners())
+    if (planner.serves(kind)) names.push_back(prefix + std::string(planner.name));
+  names.push_back(prefix + "auto");
+  for (std::size_t i = 0, library = names.size(); i < library; ++i) names.push_back(names[i] + "-persistent");
+  names.insert(names.end(), others.begin(), others.end());
+  return names;
+}
+
+}  // namespace
+
 const std::vector<std::string>& cartesian_implementations() {
-  static const std::vector<std::string> names = {
-      "cart-trivial", "cart-combining", "cart-torus", "cart-node-combining", "cart-auto",
-      "cart-trivial-persistent", "cart-combining-persistent", "cart-torus-persistent", "cart-node-combining-persistent",
-      "cart-auto-persistent",
-      "mpi-neighbor", "mpi-ineighbor", "mpi-neighbor-persistent", "mpi-cart-neighbor", "ideal", "direct"};
+  static const std::vector<std::string> names =
+      implementations_of(cartcoll::NeighborhoodKind::cartesian, "cart-",
+                         {"mpi-neighbor", "mpi-ineighbor", "mpi-neighbor-persistent", "mpi-cart-neighbor", "ideal", "direct"});
   return names;
 }
 
 const std::vector<std::string>& graph_implementations() {
-  static const std::vector<std::string> names = {"cc-trivial", "cc-graph-combining", "cc-auto", "cc-trivial-persistent",
-                                                 "cc-graph-combining-persistent", "cc-auto-persistent", "mpi-neighbor",
-                                                 "mpi-ineighbor", "mpi-neighbor-persistent", "ideal", "direct"};
+  static const std::vector<std::string> names = implementations_of(
+      cartcoll::NeighborhoodKind::graph, "cc-", {"mpi-neighbor", "mpi-ineighbor", "mpi-neighbor-persistent", "ideal", "direct"});
   return names;
 }
 
@@ -194,10 +211,14 @@ Options parse_options(int argc, char** argv) {
   }
   if (!known_op(o.op)) usage("unknown --op");
   if (o.reps < 1 || o.warmup < 0 || o.batch < 1) usage("--reps and --batch must be positive, --warmup not negative");
-  if (o.node_size < 0 || (o.node_size > 0 && o.graph)) usage("--node-size takes a positive size, on offsets only");
+  if (o.node_size < 0) usage("--node-size takes a positive size");
   if (o.node_size > 0) o.neighborhood += "-nodes" + std::to_string(o.node_size);
   const auto& known_names = o.graph ? graph_implementations() : cartesian_implementations();
   if (!impls_given) o.impls = known_names;
+  // Without nodes, node-combining on a graph would repeat graph-combining's set-up and schedule.
+  if (!impls_given && o.graph && o.node_size == 0) std::erase_if(o.impls, [](const std::string& impl) {
+    return impl.starts_with("cc-node-combining");
+  });
   if (o.graph) {
     int processes = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &processes);
