@@ -8,6 +8,15 @@
 
 namespace cartcoll::detail {
 
+SizeDigest block_size_digest(const Layout& layout) {
+  std::uint64_t hash = 14695981039346656037ull;
+  for (const BlockSpec& block : layout.recv) {
+    hash ^= static_cast<std::uint64_t>(bytes_of(block));
+    hash *= 1099511628211ull;
+  }
+  return {static_cast<int>(hash & 0x7fffffffu), static_cast<int>((hash >> 32) & 0x7fffffffu)};
+}
+
 namespace {
 
 void complete(MPI_Request request) { ProgressEngine::instance().wait(request); }

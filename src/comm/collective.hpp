@@ -11,6 +11,7 @@
 #include <span>
 
 #include "cartcoll/error.hpp"
+#include "cartcoll/layout.hpp"
 
 namespace cartcoll::detail {
 
@@ -50,6 +51,12 @@ class NonblockingBarrier {
   Kind kind_;
   std::array<MPI_Request, 2> requests_{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
 };
+
+// The receive blocks' sizes as two non-negative ints (FNV-1a over the byte counts), for agree():
+// where a contract gives every process the same block sizes, processes compare them at their
+// collective points (init, `auto`'s trial).
+using SizeDigest = std::array<int, 2>;
+SizeDigest block_size_digest(const Layout& layout);
 
 // One allreduce in which the processes agree on an outcome: if any process failed locally
 // (`local_error`), every process throws, the failing one its own error, the others an error of the

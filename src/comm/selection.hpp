@@ -19,8 +19,11 @@
 
 namespace cartcoll::detail {
 
+// Under 000's contract (`contract`) every process passes the same block sizes, which a call that
+// measures compares first (one allreduce): sizes that differ would have the processes measure
+// different things, or only some of them measure, and hang; they are Errc::count on every process.
 Choice resolve_algorithm(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
-                         bool may_communicate);
+                         bool may_communicate, Contract contract);
 
 // A short collective measurement of latency, per-message overhead and per-byte time on comm,
 // identical on every process (the maximum over processes).

@@ -52,20 +52,6 @@ class EphemeralTag {
   int tag_;
 };
 
-// The receive blocks' sizes as two non-negative ints (FNV-1a over the byte counts) for agree_on_init.
-// Under the Cartesian contract every process uses the same block sizes; a local check cannot see
-// another process's, and a start (or `auto`'s trial at init) with different ones would truncate or
-// hang, so init compares them.
-using SizeDigest = std::array<int, 2>;
-SizeDigest block_size_digest(const Layout& layout) {
-  std::uint64_t hash = 14695981039346656037ull;
-  for (const BlockSpec& block : layout.recv) {
-    hash ^= static_cast<std::uint64_t>(bytes_of(block));
-    hash *= 1099511628211ull;
-  }
-  return {static_cast<int>(hash & 0x7fffffffu), static_cast<int>((hash >> 32) & 0x7fffffffu)};
-}
-
 // Init calls are collective anyway and build datatypes, so one small allreduce buys what blocking
 // calls cannot afford: an error on any process, or a disagreeing algorithm, reaches every process;
 // and the request's tag is agreed there (see TagSpace).
@@ -84,7 +70,9 @@ int agree_on_init(CommState& state, const std::optional<Error>& local_error, std
   }
 }
 
-// The processes' algorithm must match, and (Cartesian contract, else zeros) their block sizes.
+// The processes' algorithm must match, and (Cartesian contract, else zeros) their block sizes: a
+// local check cannot see another process's, and a start (or `auto`'s trial at init) with different
+// ones would truncate.
 int agree_on_init(CommState& state, const std::optional<Error>& local_error, Algorithm algorithm,
                   SizeDigest sizes = {}) {
   const int must_match[] = {algorithm.id(), sizes[0], sizes[1]};
@@ -144,14 +132,14 @@ void check_layout(const CommState& state, const Layout& layout, Contract contrac
 Algorithm choose(CommState& state, const Layout& layout, Contract contract) {
   check_layout(state, layout, contract);
   return resolve_algorithm(state, requested_for(state, layout, contract, state.settings.algorithm), layout,
-                           CallKind::once, true)
+                           CallKind::once, true, contract)
       .algorithm;
 }
 
 void exchange(CommState& state, const Layout& layout, Contract contract) {
   check_layout(state, layout, contract);
   const Choice choice = resolve_algorithm(state, requested_for(state, layout, contract, state.settings.algorithm),
-                                          layout, CallKind::once, true);
+                                          layout, CallKind::once, true, contract);
   const auto schedule = state.schedule(layout.collective, choice);
   state.last_run = CommState::Run{choice.algorithm, schedule->messages()};
   run_blocking(state, blocking_execution(state, *schedule, layout));
@@ -197,7 +185,8 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
   EphemeralTag tag(state->tags());
   check_layout(*state, layout, contract);
   const Choice choice = resolve_algorithm(
-      *state, requested_for(*state, layout, contract, state->settings.algorithm), layout, CallKind::once, false);
+      *state, requested_for(*state, layout, contract, state->settings.algorithm), layout, CallKind::once, false,
+      contract);
   const auto schedule = state->schedule(layout.collective, choice);
   state->last_run = CommState::Run{choice.algorithm, schedule->messages()};
   auto operation = std::make_unique<ScheduledOperation>(state, user_comm, *schedule, layout, tag.get(), false,
@@ -224,7 +213,7 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
   const SizeDigest sizes = compare_sizes ? block_size_digest(*layout) : SizeDigest{};
   const int tag = agree_on_init(*state, local_error, algorithm, sizes);
   try {
-    const Choice choice = resolve_algorithm(*state, algorithm, *layout, CallKind::persistent, true);
+    const Choice choice = resolve_algorithm(*state, algorithm, *layout, CallKind::persistent, true, contract);
     const auto schedule = state->schedule(layout->collective, choice);
     state->last_run = CommState::Run{choice.algorithm, schedule->messages()};
     return Request(std::make_unique<ScheduledOperation>(state, user_comm, *schedule, *layout, tag, true));
@@ -282,7 +271,8 @@ Request init_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_c
   const int tag = agree_on_init(*state, local_error, must_match, errors);
   try {
     if (!call->schedule) {
-      const Choice choice = resolve_algorithm(*state, algorithm, call->layout, CallKind::persistent, true);
+      const Choice choice =
+          resolve_algorithm(*state, algorithm, call->layout, CallKind::persistent, true, Contract::mpi);
       call->schedule = *state->schedule(call->layout.collective, choice);
     }
     return Request(std::make_unique<ScheduledOperation>(state, user_comm, *call->schedule, call->layout, tag, true));

@@ -178,8 +178,7 @@ bool Execution::run_alone() {
       alone_.clear();
       for (const Lowered& m : phase.recvs) alone_.push_back(post(m, false));
       for (const Lowered& m : phase.sends) alone_.push_back(post(m, true));
-      if (!alone_.empty())
-        check(MPI_Waitall(static_cast<int>(alone_.size()), alone_.data(), MPI_STATUSES_IGNORE), "MPI_Waitall");
+      wait_alone();
       run_copies();
       run_reductions();
     }
@@ -193,6 +192,22 @@ bool Execution::run_alone() {
     fail(error.mpi_code() != MPI_SUCCESS ? error.mpi_code() : MPI_ERR_INTERN);
   }
   return true;
+}
+
+// The phase's requests to their end: a failed message is recorded (message_failed) and the others
+// are still waited for.
+void Execution::wait_alone() {
+  const auto pending = [this] {
+    return std::any_of(alone_.begin(), alone_.end(), [](MPI_Request r) { return r != MPI_REQUEST_NULL; });
+  };
+  while (pending()) {
+    alone_statuses_.resize(alone_.size());
+    const int code = MPI_Waitall(static_cast<int>(alone_.size()), alone_.data(), alone_statuses_.data());
+    if (code == MPI_SUCCESS) return;
+    if (code != MPI_ERR_IN_STATUS) throw Error(Errc::mpi, "MPI_Waitall", code);
+    for (const MPI_Status& status : alone_statuses_)
+      if (status.MPI_ERROR != MPI_SUCCESS && status.MPI_ERROR != MPI_ERR_PENDING) message_failed(status.MPI_ERROR);
+  }
 }
 
 void Execution::run_copies() {

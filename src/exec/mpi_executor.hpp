@@ -66,7 +66,13 @@ class Execution : public Progressing {
   };
 
   void advance(ProgressEngine& engine) noexcept override;
+  // A message that failed (a peer sent more than this process expects: block sizes that differ
+  // between processes, against the call's contract) leaves its blocks undefined, but the schedule
+  // goes on, so that every peer still gets the messages it waits for and none hangs; the call then
+  // fails with the first such error.
+  void message_failed(int code) noexcept override { record(code); }
   void post_phase(ProgressEngine& engine);
+  void wait_alone();
   MPI_Request post(const Lowered& message, bool send);
   bool run_alone();
   void run_copies();
@@ -91,6 +97,7 @@ class Execution : public Progressing {
   std::span<const BlockSpec> temp_blocks_;  // own_temps_'s or the cache's
   std::vector<std::byte> pack_scratch_;
   std::vector<MPI_Request> alone_;  // run_alone: the current phase's requests
+  std::vector<MPI_Status> alone_statuses_;
   std::size_t current_ = 0;
   bool posted_ = false;  // the current phase's messages are posted
   std::shared_ptr<CommGate> gate_;

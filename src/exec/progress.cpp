@@ -105,18 +105,6 @@ void ProgressEngine::wait(Progressing& work) {
     if (!complete_alone(true, work)) poke(true, everything_ ? nullptr : &work);
 }
 
-namespace {
-
-// MPI_ERR_IN_STATUS names no error: the first failed request's does (MPI_ERR_TRUNCATE, say).
-int first_error(int code, std::span<const MPI_Status> statuses) {
-  if (code != MPI_ERR_IN_STATUS) return code;
-  for (const MPI_Status& status : statuses)
-    if (status.MPI_ERROR != MPI_SUCCESS && status.MPI_ERROR != MPI_ERR_PENDING) return status.MPI_ERROR;
-  return code;
-}
-
-}  // namespace
-
 // The common case of one operation in flight (a blocking call, one request waited for): the whole
 // pool is its current step, and one MPI_Waitall (MPI_Testall) completes it without the bookkeeping
 // of Waitsome. Returns false, doing nothing, when other work is registered too.
@@ -127,10 +115,22 @@ bool ProgressEngine::complete_alone(bool block, Progressing& work) {
   statuses_.resize(requests_.size());
   const int code = block ? MPI_Waitall(n, requests_.data(), statuses_.data())
                          : MPI_Testall(n, requests_.data(), &done, statuses_.data());
-  if (code != MPI_SUCCESS) work.fail(first_error(code, statuses_));  // the work fails
+  if (code == MPI_ERR_IN_STATUS) {  // each failed request names its error (MPI_ERR_TRUNCATE, say)
+    for (const MPI_Status& status : statuses_)
+      if (status.MPI_ERROR != MPI_SUCCESS && status.MPI_ERROR != MPI_ERR_PENDING) work.message_failed(status.MPI_ERROR);
+  } else if (code != MPI_SUCCESS) {
+    work.fail(code);
+  }
   if (!done && code == MPI_SUCCESS) return true;
-  for (Entry& entry : entries_) entry.owner = nullptr;
+  // Work that goes on after a failed message keeps its pending requests, to be waited for again.
+  const bool keep_pending = code == MPI_ERR_IN_STATUS && !work.complete_;
+  for (std::size_t i = 0; i < requests_.size(); ++i)
+    if (!keep_pending || requests_[i] == MPI_REQUEST_NULL) {
+      entries_[i].owner = nullptr;
+      --work.outstanding_;
+    }
   drop_completed();
+  if (keep_pending && work.outstanding_ > 0) return true;
   work.outstanding_ = 0;
   if (!work.complete_) work.advance(*this);
   if (work.complete_ && work.outstanding_ == 0) unregister(work);
@@ -212,7 +212,7 @@ void ProgressEngine::poke(bool block, Progressing* only) {
     completed_.push_back(at);
     if (code == MPI_ERR_IN_STATUS && statuses_[static_cast<std::size_t>(k)].MPI_ERROR != MPI_SUCCESS &&
         entries_[at].kind != Kind::borrowed)
-      entries_[at].owner->fail(statuses_[static_cast<std::size_t>(k)].MPI_ERROR);
+      entries_[at].owner->message_failed(statuses_[static_cast<std::size_t>(k)].MPI_ERROR);
   }
   complete(completed_, std::span<const MPI_Status>(statuses_).first(static_cast<std::size_t>(outcount)));
 }

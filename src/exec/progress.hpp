@@ -41,6 +41,13 @@ class Progressing {
   }
   bool waiting() const noexcept { return outstanding_ > 0; }  // requests posted and not yet complete
   void fail(int code) noexcept;
+  // Keeps the first error without ending the work.
+  void record(int code) noexcept {
+    if (error_ == MPI_SUCCESS) error_ = code;
+  }
+  // One of this work's requests completed with an error (MPI_ERR_TRUNCATE, say): by default the
+  // work fails; an execution goes on (Execution::message_failed).
+  virtual void message_failed(int code) noexcept { fail(code); }
 
  private:
   friend class ProgressEngine;

@@ -2,10 +2,13 @@
 // never a hang (the ctest timeout would catch one) or a crash.
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <string>
 #include <vector>
 
 #include "../support/cart_fixture.hpp"
 #include "../support/error_checks.hpp"
+#include "../support/watchdog.hpp"
 
 using namespace support;
 
@@ -128,6 +131,59 @@ TEST_F(Errors, BadCollectiveArguments) {
   EXPECT_EQ(error_class(Cart_neighbor_get(cart, -1, nullptr, MPI_UNWEIGHTED, 0, nullptr, MPI_UNWEIGHTED)), MPI_ERR_ARG);
   // After all of that, the communicator still works.
   ASSERT_EQ(Cart_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, cart), MPI_SUCCESS);
+}
+
+// Whether `code` is an error on some process (collective).
+bool failed_somewhere(int code) {
+  int failed = code != MPI_SUCCESS ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  return failed == 1;
+}
+
+// 000's contract gives every process the same block sizes, and a blocking or nonblocking call cannot
+// see another process's. One that breaks it gets errors, never a hang. With the algorithm forced,
+// every schedule runs to its end: processes that receive a block larger than their own get
+// MPI_ERR_TRUNCATE. The others cannot tell, since a shorter block is no MPI error. The communicator
+// works afterwards. Under `auto` the first blocking call of a size class compares the sizes
+// everywhere first: MPI_ERR_COUNT on every process (semantics rule 30).
+TEST_F(Errors, BlockSizesThatDifferBetweenProcessesAreErrorsNotHangs) {
+  if (world_size() < 2) GTEST_SKIP() << "one process has nobody to differ from";
+  const Watchdog watchdog("block sizes that differ between processes", std::chrono::seconds(120));
+  const int count = world_rank() == world_size() - 1 ? 2 : 1, t = 8;
+  std::vector<int> send(2 * t), recv(2 * t);
+  for (int j = 0; j < 2 * t; ++j) send[static_cast<std::size_t>(j)] = 100 * world_rank() + j;
+  auto is_truncation_or_none = [](int code) {
+    return code == MPI_SUCCESS || error_class(code) == MPI_ERR_TRUNCATE;
+  };
+  for (const std::string& algorithm : algorithm_names(false)) {
+    MPI_Comm cart = moore_torus(2, algorithm);
+    MPI_Comm_set_errhandler(cart, MPI_ERRORS_RETURN);
+    const int blocking = Cart_alltoall(send.data(), count, MPI_INT, recv.data(), count, MPI_INT, cart);
+    EXPECT_TRUE(is_truncation_or_none(blocking)) << algorithm << ": " << error_class(blocking);
+    EXPECT_TRUE(failed_somewhere(blocking)) << algorithm;
+    Cart_request request = CART_REQUEST_NULL;
+    int nonblocking = Cart_iallgather(send.data(), count, MPI_INT, recv.data(), count, MPI_INT, cart, &request);
+    if (nonblocking == MPI_SUCCESS) nonblocking = Cart_wait(&request);
+    EXPECT_TRUE(is_truncation_or_none(nonblocking)) << algorithm << ": " << error_class(nonblocking);
+    EXPECT_TRUE(failed_somewhere(nonblocking)) << algorithm;
+    // Sizes that agree work again, block i from the process at -N[i].
+    ASSERT_EQ(Cart_alltoall(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, cart), MPI_SUCCESS) << algorithm;
+    const int moore[8][2] = {{-1, -1}, {-1, 0}, {-1, 1}, {0, -1}, {0, 1}, {1, -1}, {1, 0}, {1, 1}};
+    for (int i = 0; i < t; ++i) {
+      const int back[2] = {-moore[i][0], -moore[i][1]};
+      int source = 0;
+      ASSERT_EQ(Cart_relative_rank(cart, back, &source), MPI_SUCCESS);
+      EXPECT_EQ(recv[static_cast<std::size_t>(i)], 100 * source + i) << algorithm << ", block " << i;
+    }
+    MPI_Comm_free(&cart);
+  }
+  if (world_size() >= 4) {  // below, the 2-D Moore torus leaves `auto` one candidate: nothing to measure
+    MPI_Comm cart = moore_torus(2);
+    MPI_Comm_set_errhandler(cart, MPI_ERRORS_RETURN);
+    expect_class_everywhere(Cart_alltoall(send.data(), count, MPI_INT, recv.data(), count, MPI_INT, cart),
+                            MPI_ERR_COUNT);
+    MPI_Comm_free(&cart);
+  }
 }
 
 TEST_F(Errors, PersistentInitWithABadArgumentOnOneProcessFailsEverywhere) {
