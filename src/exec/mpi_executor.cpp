@@ -194,19 +194,21 @@ bool Execution::run_alone() {
   return true;
 }
 
-// The phase's requests to their end: a failed message is recorded (message_failed) and the others
-// are still waited for.
+// The phase's requests to their end: a failed message is recorded (message_failed) and the ones
+// still pending (MPI_ERR_PENDING) are waited for again.
 void Execution::wait_alone() {
-  const auto pending = [this] {
-    return std::any_of(alone_.begin(), alone_.end(), [](MPI_Request r) { return r != MPI_REQUEST_NULL; });
-  };
-  while (pending()) {
-    alone_statuses_.resize(alone_.size());
+  if (alone_.empty()) return;
+  alone_statuses_.resize(alone_.size());
+  for (;;) {
     const int code = MPI_Waitall(static_cast<int>(alone_.size()), alone_.data(), alone_statuses_.data());
     if (code == MPI_SUCCESS) return;
     if (code != MPI_ERR_IN_STATUS) throw Error(Errc::mpi, "MPI_Waitall", code);
-    for (const MPI_Status& status : alone_statuses_)
-      if (status.MPI_ERROR != MPI_SUCCESS && status.MPI_ERROR != MPI_ERR_PENDING) message_failed(status.MPI_ERROR);
+    bool pending = false;
+    for (const MPI_Status& status : alone_statuses_) {
+      if (status.MPI_ERROR == MPI_ERR_PENDING) pending = true;
+      else if (status.MPI_ERROR != MPI_SUCCESS) message_failed(status.MPI_ERROR);
+    }
+    if (!pending) return;
   }
 }
 
