@@ -138,7 +138,7 @@ TEST(GraphGenerators, CommandLineOptions) {
 TEST(GraphFigures, TrivialSendsOneMessagePerEdgeToAnotherProcess) {
   const std::vector<std::pair<int, int>> edges = {{0, 1}, {0, 1}, {0, 0}, {1, 2}, {2, 0}};
   const auto figures = plan_tool::compute_graph_figures(Graph::from_edges(4, edges));
-  ASSERT_EQ(figures.algorithms, (std::vector<std::string>{"trivial", "graph-combining"}));
+  ASSERT_EQ(figures.algorithms, (std::vector<std::string>{"trivial", "graph-combining", "node-combining"}));
   EXPECT_EQ(figures.edges, 5u);
   ASSERT_EQ(figures.processes.size(), 4u);
   const std::vector<int> messages = {2, 1, 1, 0}, in = {2, 2, 1, 0}, out = {3, 1, 1, 0};
@@ -152,6 +152,31 @@ TEST(GraphFigures, TrivialSendsOneMessagePerEdgeToAnotherProcess) {
   const std::string json = plan_tool::to_json(figures);
   EXPECT_NE(json.find("\"p\":4,\"edges\":5"), std::string::npos) << json;
   EXPECT_NE(plan_tool::to_table(figures).find("4 (0..2)"), std::string::npos) << "messages over all processes (the self edge is a copy)";
+}
+
+// --node-size: node-combining gets a set-up of its own, with friends within nodes only, and
+// Figures::off_node counts the sends that leave a node: combining within a node cuts them. With one
+// node of everybody, node-combining plans what graph-combining plans.
+TEST(GraphFigures, NodeSizeGivesNodeCombiningItsOwnSetUp) {
+  // Processes 0..3 all send to 4..9, so any two of them are friends; nodes of 2 put 0 with 1.
+  std::vector<std::pair<int, int>> edges;
+  for (int from = 0; from < 4; ++from)
+    for (int to = 4; to < 10; ++to) edges.emplace_back(from, to);
+  const Graph graph = Graph::from_edges(10, edges);
+  plan_tool::GraphOptions options;
+  options.combining.threshold = 2;
+  options.combining.node_size = 2;
+  const auto figures = plan_tool::compute_graph_figures(graph, options);
+  ASSERT_EQ(figures.algorithms, (std::vector<std::string>{"trivial", "graph-combining", "node-combining"}));
+  const auto& zero = figures.processes[0].allgather;
+  EXPECT_EQ(zero[0]->off_node, 6) << "trivial: every destination is on another node";
+  EXPECT_LT(zero[1]->messages, 6) << "graph-combining pairs 0 with one of 1..3";
+  EXPECT_LT(zero[2]->messages, 6) << "node-combining pairs 0 with 1, its node mate";
+  EXPECT_LT(zero[2]->off_node, zero[0]->off_node);
+  options.combining.node_size = 10;
+  const auto one_node = plan_tool::compute_graph_figures(graph, options);
+  for (const auto& process : one_node.processes) EXPECT_EQ(process.allgather[1]->messages, process.allgather[2]->messages);
+  EXPECT_NE(plan_tool::to_table(figures).find("off-node"), std::string::npos);
 }
 
 }  // namespace
