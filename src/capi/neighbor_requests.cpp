@@ -17,7 +17,12 @@ detail::ProgressEngine& engine() { return detail::ProgressEngine::instance(); }
 int finish_library(LibraryRequest& entry, MPI_Request* handle, MPI_Status* status) {
   return guarded(entry.request.comm(), [&] {
     const bool persistent = entry.request.persistent();
-    entry.request.wait();
+    try {
+      entry.request.wait();
+    } catch (...) {
+      if (!persistent && !entry.request) complete_nonblocking(handle, status);  // completed in error
+      throw;
+    }
     if (persistent)
       set_empty_status(status);
     else

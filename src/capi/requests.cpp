@@ -10,7 +10,7 @@ namespace {
 
 // A completed nonblocking request is freed and the handle set to CART_REQUEST_NULL, as MPI does.
 void release_if_done(Cart_request* request) {
-  if (!(*request)->request) {
+  if (*request != CART_REQUEST_NULL && !(*request)->request) {
     std::unique_ptr<Cart_request_s> done(*request);
     *request = CART_REQUEST_NULL;
   }
@@ -27,7 +27,7 @@ int Cart_start(Cart_request* request) {
 int Cart_wait(Cart_request* request) {
   if (request != nullptr && *request == CART_REQUEST_NULL) return MPI_SUCCESS;  // as MPI_Wait on MPI_REQUEST_NULL
   const int code = capi::with_request(request, [](Request& handle) { handle.wait(); });
-  if (code == MPI_SUCCESS) release_if_done(request);
+  if (request != nullptr) release_if_done(request);  // also after an error: the operation completed
   return code;
 }
 
@@ -38,7 +38,7 @@ int Cart_test(Cart_request* request, int* flag) {
     return MPI_SUCCESS;
   }
   const int code = capi::with_request(request, [&](Request& handle) { *flag = handle.test() ? 1 : 0; });
-  if (code == MPI_SUCCESS && *flag) release_if_done(request);
+  if (request != nullptr && (code != MPI_SUCCESS || *flag)) release_if_done(request);
   return code;
 }
 

@@ -45,15 +45,27 @@ void Request::complete_if_nonblocking() {
   if (!operation_->persistent()) operation_.reset();
 }
 
+// A nonblocking operation that completes with an error is released all the same (MPI frees a
+// request that completed in error); the error is then thrown.
 void Request::wait() {
   if (!operation_ || !operation_->active()) return;
-  operation_->wait();
+  try {
+    operation_->wait();
+  } catch (...) {
+    if (!operation_->active()) complete_if_nonblocking();
+    throw;
+  }
   complete_if_nonblocking();
 }
 
 bool Request::test() {
   if (!operation_ || !operation_->active()) return true;
-  if (!operation_->test()) return false;
+  try {
+    if (!operation_->test()) return false;
+  } catch (...) {
+    if (!operation_->active()) complete_if_nonblocking();
+    throw;
+  }
   complete_if_nonblocking();
   return true;
 }
