@@ -143,10 +143,6 @@ void check_impls(const std::vector<std::string>& impls, const std::vector<std::s
   }
 }
 
-}  // namespace
-
-namespace {
-
 // The library's faces of one neighborhood kind: every registered planner serving it (`prefix` +
 // its name), then `auto`, each also persistent, then MPI's and the baselines (`others`).
 std::vector<std::string> implementations_of(cartcoll::NeighborhoodKind kind, const std::string& prefix,
