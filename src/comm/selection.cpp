@@ -108,7 +108,8 @@ Choice graph_choice(CommState& state, const CombiningVerdict& verdict, const Lay
 }  // namespace
 
 Choice resolve_algorithm(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
-                         bool may_communicate, Contract contract) {
+                         ChoicePoint point) {
+  const bool may_communicate = point != ChoicePoint::local;
   if (!requested.is_automatic()) return {requested};
   if (const GraphNeighborhood* graph = state.neighborhood.graph(); graph != nullptr && graph->auto_combining)
     return graph_choice(state, *graph->auto_combining, layout, kind, may_communicate);
@@ -119,7 +120,7 @@ Choice resolve_algorithm(CommState& state, Algorithm requested, const Layout& la
   const std::tuple key{layout.collective, size_class(bytes_of(layout.recv)), kind};
   if (const auto known = choices.measured.find(key); known != choices.measured.end()) return {known->second};
   if (may_communicate) {
-    if (contract == Contract::cartesian)
+    if (point == ChoicePoint::collective_comparing_sizes)
       agree(state.library()->ready(), std::nullopt, block_size_digest(layout),
             Error(Errc::count, "processes passed different block sizes"));
     if (const auto fastest = fastest_by_trial(state, layout, kind)) {

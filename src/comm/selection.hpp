@@ -13,17 +13,23 @@
 // With CARTCOLL_PROFILE set at creation, the profile's model decides and nothing is measured.
 #include <mpi.h>
 
+#include <cstdint>
+
 #include "cartcoll/cost.hpp"
 #include "cartcoll/layout.hpp"
 #include "state.hpp"
 
 namespace cartcoll::detail {
 
-// Under 000's contract (`contract`) every process passes the same block sizes, which a call that
-// measures compares first (one allreduce): sizes that differ would have the processes measure
-// different things, or only some of them measure, and hang; they are Errc::count on every process.
+// What a call may do to choose: nothing but local work (a nonblocking call); communicate, at a
+// collective point whose block sizes are already compared (init) or free to differ (MPI's
+// contract); or communicate after comparing them (a blocking call under 000's contract, whose
+// processes pass the same sizes: sizes that differ would have the processes measure different
+// things, or only some of them measure, and hang; one allreduce makes them Errc::count everywhere).
+enum class ChoicePoint : std::uint8_t { local, collective, collective_comparing_sizes };
+
 Choice resolve_algorithm(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
-                         bool may_communicate, Contract contract);
+                         ChoicePoint point);
 
 // A short collective measurement of latency, per-message overhead and per-byte time on comm,
 // identical on every process (the maximum over processes).

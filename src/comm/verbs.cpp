@@ -97,6 +97,12 @@ Algorithm requested_for(const CommState& state, const Layout& layout, Contract c
   return requested;
 }
 
+// A blocking call under 000's contract compares the processes' block sizes before `auto` measures
+// (init compares them anyway: agree_on_init).
+ChoicePoint blocking_point(Contract contract) {
+  return contract == Contract::cartesian ? ChoicePoint::collective_comparing_sizes : ChoicePoint::collective;
+}
+
 // The execution of a blocking call: the last one again where the call repeats it (see
 // CommState::RepeatedCall), else a new one, kept for the next call where keeps_execution says so.
 Execution& blocking_execution(CommState& state, const Schedule& schedule, const Layout& layout) {
@@ -132,14 +138,14 @@ void check_layout(const CommState& state, const Layout& layout, Contract contrac
 Algorithm choose(CommState& state, const Layout& layout, Contract contract) {
   check_layout(state, layout, contract);
   return resolve_algorithm(state, requested_for(state, layout, contract, state.settings.algorithm), layout,
-                           CallKind::once, true, contract)
+                           CallKind::once, blocking_point(contract))
       .algorithm;
 }
 
 void exchange(CommState& state, const Layout& layout, Contract contract) {
   check_layout(state, layout, contract);
   const Choice choice = resolve_algorithm(state, requested_for(state, layout, contract, state.settings.algorithm),
-                                          layout, CallKind::once, true, contract);
+                                          layout, CallKind::once, blocking_point(contract));
   const auto schedule = state.schedule(layout.collective, choice);
   state.last_run = CommState::Run{choice.algorithm, schedule->messages()};
   run_blocking(state, blocking_execution(state, *schedule, layout));
@@ -185,8 +191,8 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
   EphemeralTag tag(state->tags());
   check_layout(*state, layout, contract);
   const Choice choice = resolve_algorithm(
-      *state, requested_for(*state, layout, contract, state->settings.algorithm), layout, CallKind::once, false,
-      contract);
+      *state, requested_for(*state, layout, contract, state->settings.algorithm), layout, CallKind::once,
+      ChoicePoint::local);
   const auto schedule = state->schedule(layout.collective, choice);
   state->last_run = CommState::Run{choice.algorithm, schedule->messages()};
   auto operation = std::make_unique<ScheduledOperation>(state, user_comm, *schedule, layout, tag.get(), false,
@@ -213,7 +219,7 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
   const SizeDigest sizes = compare_sizes ? block_size_digest(*layout) : SizeDigest{};
   const int tag = agree_on_init(*state, local_error, algorithm, sizes);
   try {
-    const Choice choice = resolve_algorithm(*state, algorithm, *layout, CallKind::persistent, true, contract);
+    const Choice choice = resolve_algorithm(*state, algorithm, *layout, CallKind::persistent, ChoicePoint::collective);
     const auto schedule = state->schedule(layout->collective, choice);
     state->last_run = CommState::Run{choice.algorithm, schedule->messages()};
     return Request(std::make_unique<ScheduledOperation>(state, user_comm, *schedule, *layout, tag, true));
@@ -272,7 +278,7 @@ Request init_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_c
   try {
     if (!call->schedule) {
       const Choice choice =
-          resolve_algorithm(*state, algorithm, call->layout, CallKind::persistent, true, Contract::mpi);
+          resolve_algorithm(*state, algorithm, call->layout, CallKind::persistent, ChoicePoint::collective);
       call->schedule = *state->schedule(call->layout.collective, choice);
     }
     return Request(std::make_unique<ScheduledOperation>(state, user_comm, *call->schedule, call->layout, tag, true));
