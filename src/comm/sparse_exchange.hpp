@@ -12,8 +12,24 @@
 
 namespace cartcoll::detail {
 
+// How the exchange runs: `probing` is NBX. `routed` passes parcels along the dissemination pattern
+// instead (Bruck et al.'s index algorithm: in step k every process hands rank + 2^k the parcels
+// whose remaining distance has bit k set), ceil(log2 p) blocking pairwise steps of two messages,
+// with no probe and no test: under SimGrid's SMPI (3.32) an MPI_Test that completes a request
+// leaves its activity in the simulated process's list, which SimGrid then searches at every later
+// completion, so NBX's polling made a set-up at 1024 simulated processes take hours
+// (docs/simulation.md). A process forwards others' parcels, so `routed` is the simulation's only.
+enum class ExchangeKind { probing, routed };
+#ifdef CARTCOLL_MPI_IS_SMPI
+inline constexpr ExchangeKind usable_exchange = ExchangeKind::routed;
+#else
+inline constexpr ExchangeKind usable_exchange = ExchangeKind::probing;
+#endif
+
 // Collective over comm (a private communicator: it uses `tag` with MPI_ANY_SOURCE, and tag + 2 for
-// the barrier's messages where it sends any). Received parcels are in no particular order.
-std::vector<Parcel> sparse_exchange(MPI_Comm comm, int tag, const std::vector<Parcel>& outgoing);
+// the barrier's messages where it sends any). Received parcels are in no particular order, except
+// that a sender's parcels to one process keep their order.
+std::vector<Parcel> sparse_exchange(MPI_Comm comm, int tag, const std::vector<Parcel>& outgoing,
+                                    ExchangeKind kind = usable_exchange);
 
 }  // namespace cartcoll::detail

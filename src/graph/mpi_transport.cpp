@@ -4,7 +4,6 @@
 #include <optional>
 
 #include "../comm/collective.hpp"
-#include "../comm/sparse_exchange.hpp"
 
 namespace cartcoll::detail {
 
@@ -25,7 +24,7 @@ Error as_library_error(std::exception_ptr thrown) {
 
 }  // namespace
 
-SetupTraffic run_over_mpi(MPI_Comm comm, RoundProtocol& protocol) {
+SetupTraffic run_over_mpi(MPI_Comm comm, RoundProtocol& protocol, ExchangeKind kind) {
   SetupTraffic traffic;
   std::optional<Error> failure;
   const double start = MPI_Wtime();
@@ -42,7 +41,7 @@ SetupTraffic run_over_mpi(MPI_Comm comm, RoundProtocol& protocol) {
     for (const Parcel& parcel : parcels) traffic.bytes += static_cast<long long>(parcel.values.size() * sizeof(int));
     // A process leaves a round's exchange when all have entered its barrier, so a peer is at most
     // one round ahead: alternating tags keep its next round's parcels out of this one.
-    std::vector<Parcel> received = sparse_exchange(comm, round % 2, parcels);
+    std::vector<Parcel> received = sparse_exchange(comm, round % 2, parcels, kind);
     order_by_sender(received);
     if (!failure) try {
         protocol.incoming(round, std::move(received));

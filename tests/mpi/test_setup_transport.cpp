@@ -1,6 +1,7 @@
-// The MPI transport of the distributed set-up protocols (src/graph/mpi_transport.hpp): parcels arrive
-// in their round, ordered by sender, and a protocol that throws on one process is an error of the
-// same class on every process after the last round, never a hang; the communicator stays usable.
+// The MPI transport of the distributed set-up protocols (src/graph/mpi_transport.hpp), over both
+// kinds of sparse exchange (probing, and routed as under SMPI): parcels arrive in their round,
+// ordered by sender, and a protocol that throws on one process is an error of the same class on
+// every process after the last round, never a hang; the communicator stays usable.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -13,15 +14,18 @@
 #include "../support/watchdog.hpp"
 #include "cartcoll/error.hpp"
 #include "comm/collective.hpp"
+#include "comm/sparse_exchange.hpp"
 #include "graph/mpi_transport.hpp"
 
 using cartcoll::Errc;
 using cartcoll::Error;
+using cartcoll::detail::ExchangeKind;
 using cartcoll::detail::Parcel;
 
 namespace {
 
 constexpr std::chrono::seconds deadline{60};
+constexpr ExchangeKind kinds[] = {ExchangeKind::probing, ExchangeKind::routed};
 
 // Every process sends {rank, round} to the next two ranks in every round and checks what it gets.
 // `failing_rank` throws `failure` in round `failing_round` (on the way out if `when_sending`, else
@@ -77,10 +81,10 @@ void throw_bad_count() { throw Error(Errc::count, "a protocol's own error"); }
 void throw_bad_alloc() { throw std::bad_alloc(); }
 
 // Runs a ring protocol that fails on the last rank and returns the error this process threw.
-Errc kind_thrown(const World& world, bool when_sending, int failing_round, void (*failure)()) {
+Errc kind_thrown(const World& world, ExchangeKind exchange, bool when_sending, int failing_round, void (*failure)()) {
   RingProtocol protocol(world.rank, world.size, world.size - 1, failing_round, when_sending, failure);
   try {
-    cartcoll::detail::run_over_mpi(world.comm, protocol);
+    cartcoll::detail::run_over_mpi(world.comm, protocol, exchange);
   } catch (const Error& error) {
     return error.kind();
   }
@@ -91,23 +95,61 @@ Errc kind_thrown(const World& world, bool when_sending, int failing_round, void 
 TEST(SetupTransport, ParcelsArriveInTheirRoundOrderedBySender) {
   const support::Watchdog watchdog("ring protocol", deadline);
   const World world;
-  RingProtocol protocol(world.rank, world.size, -1, 0, true, throw_bad_count);
-  const auto traffic = cartcoll::detail::run_over_mpi(world.comm, protocol);
-  EXPECT_EQ(protocol.rounds_heard, 4);
-  EXPECT_EQ(traffic.rounds, 4);
-  EXPECT_EQ(traffic.messages, 8);
+  for (ExchangeKind exchange : kinds) {
+    RingProtocol protocol(world.rank, world.size, -1, 0, true, throw_bad_count);
+    const auto traffic = cartcoll::detail::run_over_mpi(world.comm, protocol, exchange);
+    EXPECT_EQ(protocol.rounds_heard, 4);
+    EXPECT_EQ(traffic.rounds, 4);
+    EXPECT_EQ(traffic.messages, 8);
+  }
 }
 
 TEST(SetupTransport, AFailureOnOneProcessIsAnErrorOfItsClassEverywhere) {
   const support::Watchdog watchdog("failing ring protocols", deadline);
   const World world;
-  EXPECT_EQ(kind_thrown(world, true, 1, throw_bad_count), Errc::count);
-  EXPECT_EQ(kind_thrown(world, false, 0, throw_bad_count), Errc::count);
-  EXPECT_EQ(kind_thrown(world, false, 3, throw_bad_alloc), Errc::no_memory);
-  // The communicator is clean afterwards: a whole protocol runs over it again.
-  RingProtocol protocol(world.rank, world.size, -1, 0, true, throw_bad_count);
-  cartcoll::detail::run_over_mpi(world.comm, protocol);
-  EXPECT_EQ(protocol.rounds_heard, 4);
+  for (ExchangeKind exchange : kinds) {
+    EXPECT_EQ(kind_thrown(world, exchange, true, 1, throw_bad_count), Errc::count);
+    EXPECT_EQ(kind_thrown(world, exchange, false, 0, throw_bad_count), Errc::count);
+    EXPECT_EQ(kind_thrown(world, exchange, false, 3, throw_bad_alloc), Errc::no_memory);
+    // The communicator is clean afterwards: a whole protocol runs over it again.
+    RingProtocol protocol(world.rank, world.size, -1, 0, true, throw_bad_count);
+    cartcoll::detail::run_over_mpi(world.comm, protocol, exchange);
+    EXPECT_EQ(protocol.rounds_heard, 4);
+  }
+}
+
+// Parcel k of process s goes to (7s + 3k) mod p (repeated peers and itself included) and holds
+// k + 1 values that name s, k and its place; both kinds deliver every parcel once, a sender's
+// parcels to one process in the order sent.
+std::vector<Parcel> parcels_of(int sender, int size) {
+  std::vector<Parcel> parcels;
+  for (int k = 0; k < sender % 4 + 2; ++k) {
+    std::vector<int> values;
+    for (int v = 0; v <= k; ++v) values.push_back(sender * 10000 + k * 100 + v);
+    parcels.push_back({(7 * sender + 3 * k) % size, values});
+  }
+  return parcels;
+}
+
+TEST(SetupTransport, BothExchangesDeliverEveryParcelInItsSendersOrder) {
+  const support::Watchdog watchdog("sparse exchanges", deadline);
+  const World world;
+  std::vector<Parcel> expected;
+  for (int sender = 0; sender < world.size; ++sender)
+    for (Parcel& parcel : parcels_of(sender, world.size))
+      if (parcel.peer == world.rank) expected.push_back({sender, std::move(parcel.values)});
+  int tag = 7;  // a process may be in the next exchange while another is still in this one
+  for (ExchangeKind exchange : kinds) {
+    std::vector<Parcel> received =
+        cartcoll::detail::sparse_exchange(world.comm, tag, parcels_of(world.rank, world.size), exchange);
+    tag += 3;  // the probing exchange's barrier uses its tag + 2
+    cartcoll::detail::order_by_sender(received);
+    ASSERT_EQ(received.size(), expected.size()) << "exchange kind " << static_cast<int>(exchange);
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+      EXPECT_EQ(received[i].peer, expected[i].peer);
+      EXPECT_EQ(received[i].values, expected[i].values);
+    }
+  }
 }
 
 // The barrier the exchange of every round ends with (src/comm/collective.hpp), both kinds: no process
