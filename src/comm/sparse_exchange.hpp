@@ -18,7 +18,9 @@ namespace cartcoll::detail {
 // with no probe and no test: under SimGrid's SMPI (3.32) an MPI_Test that completes a request
 // leaves its activity in the simulated process's list, which SimGrid then searches at every later
 // completion, so NBX's polling made a set-up at 1024 simulated processes take hours
-// (docs/simulation.md). A process forwards others' parcels, so `routed` is the simulation's only.
+// (docs/simulation.md). A process forwards others' parcels there, through up to log2 p hops, which
+// the set-up's bound (work per process proportional to its own neighborhoods) excludes: `routed` is
+// the simulation's only.
 enum class ExchangeKind { probing, routed };
 #ifdef CARTCOLL_MPI_IS_SMPI
 inline constexpr ExchangeKind usable_exchange = ExchangeKind::routed;
