@@ -124,11 +124,11 @@ if ! { cmake -S "$repo" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCM
   exit 1
 fi
 bench=$build_dir/bench/cartcoll-bench
-hostfile=$out/hostfile.txt
+hostfile=$out/steps/hostfile.txt  # steps/ is not committed (.gitignore): these two are rewritten each run
 for ((i = 0; i < 4096; ++i)); do echo "node-$i"; done >"$hostfile"
 # The graph steps' machine: 4096 hosts and no links, as SimGrid's Constant network model requires (a
 # <cluster> makes links), written here rather than kept as 4096 lines of XML.
-latency_only=$out/latency-only-4096.xml
+latency_only=$out/steps/latency-only-4096.xml
 {
   echo '<?xml version="1.0"?>'
   echo '<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">'
