@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite: the MPI tests at 1..27 processes, built with Open MPI (shared library),
 # with MPICH (static library), and with Open MPI under AddressSanitizer/UBSan, and the MPI-free unit
-# tests in the two Open MPI configurations; then the planner fuzzer for CARTCOLL_FUZZ_SECONDS (default 60). Ends with
-# one line "N passed, N failed" and exits non-zero if anything failed.
+# tests in the two Open MPI configurations; then the planner fuzzer for CARTCOLL_FUZZ_SECONDS
+# (default 60). Ends with one line "N passed, N failed" and exits non-zero if anything failed.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 install_dependencies
 start=$SECONDS
