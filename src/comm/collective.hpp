@@ -12,6 +12,7 @@
 
 #include "cartcoll/error.hpp"
 #include "cartcoll/layout.hpp"
+#include "simulated_mpi.hpp"
 
 namespace cartcoll::detail {
 
@@ -32,11 +33,7 @@ void barrier(MPI_Comm comm, int tag);
 class NonblockingBarrier {
  public:
   enum class Kind { mpi, dissemination };
-#ifdef CARTCOLL_MPI_IS_SMPI
-  static constexpr Kind usable = Kind::dissemination;
-#else
-  static constexpr Kind usable = Kind::mpi;
-#endif
+  static constexpr Kind usable = mpi_is_simulated ? Kind::dissemination : Kind::mpi;
   NonblockingBarrier(MPI_Comm comm, int tag, Kind kind = usable);
   NonblockingBarrier(const NonblockingBarrier&) = delete;
   NonblockingBarrier& operator=(const NonblockingBarrier&) = delete;

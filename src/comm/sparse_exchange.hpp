@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "../graph/transport.hpp"
+#include "simulated_mpi.hpp"
 
 namespace cartcoll::detail {
 
@@ -22,11 +23,7 @@ namespace cartcoll::detail {
 // the set-up's bound (work per process proportional to its own neighborhoods) excludes: `routed` is
 // the simulation's only.
 enum class ExchangeKind { probing, routed };
-#ifdef CARTCOLL_MPI_IS_SMPI
-inline constexpr ExchangeKind usable_exchange = ExchangeKind::routed;
-#else
-inline constexpr ExchangeKind usable_exchange = ExchangeKind::probing;
-#endif
+inline constexpr ExchangeKind usable_exchange = mpi_is_simulated ? ExchangeKind::routed : ExchangeKind::probing;
 
 // Collective over comm (a private communicator: it uses `tag` with MPI_ANY_SOURCE, and tag + 2 for
 // the barrier's messages where it sends any). Received parcels are in no particular order, except
