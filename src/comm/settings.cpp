@@ -95,6 +95,16 @@ int max_tag_from_environment() {
   return static_cast<int>(std::min<long>(parsed, std::numeric_limits<int>::max()));
 }
 
+std::size_t stage_up_to_from_environment() {
+  constexpr std::size_t default_up_to = 4096;
+  const char* value = std::getenv("CARTCOLL_STAGE_BYTES");
+  if (value == nullptr || *value == '\0') return default_up_to;
+  char* end = nullptr;
+  const long long parsed = std::strtoll(value, &end, 10);
+  if (*end != '\0' || parsed < 0) throw Error(Errc::arg, "CARTCOLL_STAGE_BYTES must be a non-negative integer");
+  return static_cast<std::size_t>(parsed);
+}
+
 namespace {
 
 // The cost model in the file CARTCOLL_PROFILE names (written by cartcoll-calibrate): found, latency,

@@ -3,6 +3,7 @@
 // there, once, never per call.
 #include <mpi.h>
 
+#include <cstddef>
 #include <limits>
 #include <optional>
 
@@ -12,6 +13,10 @@
 
 namespace cartcoll::detail {
 
+// CARTCOLL_STAGE_BYTES, else 4096 (docs/performance.md, "Staged messages");
+// Error(Errc::arg) for a value that is not a non-negative integer.
+std::size_t stage_up_to_from_environment();
+
 // What is fixed at creation, read from the environment and the info argument there.
 struct Settings {
   Algorithm algorithm = Algorithm::automatic();  // agreed by all processes at creation
@@ -19,6 +24,9 @@ struct Settings {
   bool verbose_auto = false;                    // CARTCOLL_VERBOSE_AUTO
   int max_tag = std::numeric_limits<int>::max();  // CARTCOLL_MAX_TAG (agreed), else MPI_TAG_UB
   CombiningParameters combining;                  // graph-combining's set-up (agreed at graph creation)
+  // Multi-block messages up to this many bytes are staged (src/exec/staging.hpp): a local choice,
+  // the same messages either way, so it needs no agreement.
+  std::size_t stage_up_to = stage_up_to_from_environment();
 };
 
 // The algorithm CARTCOLL_ALGORITHM names, if set (Error(Errc::info_value) for an unknown name).

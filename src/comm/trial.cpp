@@ -36,12 +36,13 @@ constexpr double tie_margin = 0.02;
 // 0.7 us at 2 processes, 1 int, Moore 3-D, shared memory, and `auto` chose trivial at 2.2 us.)
 class Candidate {
  public:
-  Candidate(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, CallKind kind)
-      : schedule_(&schedule), layout_(&layout), comm_(comm), tag_(tag) {
+  Candidate(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, CallKind kind,
+            std::size_t stage_up_to)
+      : schedule_(&schedule), layout_(&layout), comm_(comm), tag_(tag), stage_up_to_(stage_up_to) {
     if (kind == CallKind::persistent)
-      persistent_ = std::make_unique<Execution>(schedule, layout, comm, tag);
+      persistent_ = std::make_unique<Execution>(schedule, layout, comm, tag, Reuse{nullptr, false, stage_up_to});
     else if (keeps_execution(layout))
-      kept_ = std::make_unique<Execution>(schedule, layout, comm, tag, Reuse{&cache_, false});
+      kept_ = std::make_unique<Execution>(schedule, layout, comm, tag, Reuse{&cache_, false, stage_up_to});
   }
 
   // One barrier-aligned run, in seconds.
@@ -54,7 +55,7 @@ class Candidate {
     } else if (kept_) {
       kept_->run();
     } else {
-      Execution(*schedule_, *layout_, comm_, tag_, {&cache_, true}).run();
+      Execution(*schedule_, *layout_, comm_, tag_, {&cache_, true, stage_up_to_}).run();
     }
     return MPI_Wtime() - start;
   }
@@ -64,6 +65,7 @@ class Candidate {
   const Layout* layout_;
   MPI_Comm comm_;
   int tag_;
+  std::size_t stage_up_to_;
   TypeCache cache_;  // as the communicator's cache serves blocking calls; outlives the executions
   std::unique_ptr<Execution> persistent_, kept_;
 };
@@ -171,7 +173,7 @@ std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout
   runners.reserve(candidates.size());
   for (Algorithm candidate : candidates) {
     schedules.push_back(state.schedule(layout.collective, {candidate}));
-    runners.emplace_back(*schedules.back(), scratch.layout(), comm, tags.take(), kind);
+    runners.emplace_back(*schedules.back(), scratch.layout(), comm, tags.take(), kind, state.settings.stage_up_to);
   }
   const auto [medians, runs] = median_times(runners, comm);
   std::size_t best = 0;
@@ -213,8 +215,8 @@ long long combining_limit_by_trial(CommState& state, const CombiningVerdict& ver
     if (bytes * most_blocks > scratch_budget) break;
     const Scratch scratch(regular_layout(collective, degrees, bytes));
     std::vector<Candidate> runners;
-    runners.emplace_back(*direct, scratch.layout(), comm, direct_tag, kind);
-    runners.emplace_back(*combined, scratch.layout(), comm, combined_tag, kind);
+    runners.emplace_back(*direct, scratch.layout(), comm, direct_tag, kind, state.settings.stage_up_to);
+    runners.emplace_back(*combined, scratch.layout(), comm, combined_tag, kind, state.settings.stage_up_to);
     const auto [medians, runs] = median_times(runners, comm, run_budget_seconds / std::size(ladder));
     report_rung(state, collective, bytes, medians, runs, verdict);
     if (!(medians[1] < medians[0] * (1 - tie_margin))) break;

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "mpi_check.hpp"
+#include "staging.hpp"
 
 namespace cartcoll::detail {
 
@@ -12,30 +13,23 @@ namespace {
 
 void* pointer_of(MPI_Aint address) { return reinterpret_cast<void*>(static_cast<std::intptr_t>(address)); }
 
-// The bytes of a block that is one run of them from its address: a predefined datatype without gaps
-// (its size is its extent and its lower bound 0), as the blocks of halo exchanges mostly are; else 0.
-// Such a block is copied with memmove instead of MPI_Pack and MPI_Unpack (about 500 instructions an
-// int with Open MPI 4.1).
-std::size_t contiguous_bytes(const BlockSpec& block) {
-  if (block.address == 0 || !all_predefined(std::span(&block, 1))) return 0;
-  int size = 0;
-  MPI_Aint lower = 0, extent = 0;
-  check(MPI_Type_size(block.type, &size), "MPI_Type_size");
-  check(MPI_Type_get_true_extent(block.type, &lower, &extent), "MPI_Type_get_true_extent");
-  if (lower != 0 || extent != size) return 0;
-  return static_cast<std::size_t>(size) * static_cast<std::size_t>(block.count);
-}
-
 }  // namespace
 
 Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Reuse reuse,
                      std::shared_ptr<CommGate> gate)
-    : layout_(&layout), comm_(comm), tag_(tag), reuse_(reuse), op_(layout.op), gate_(std::move(gate)) {
+    : layout_(&layout),
+      comm_(comm),
+      tag_(tag),
+      reuse_(reuse),
+      op_(layout.op),
+      staging_(reuse.stage_up_to),
+      gate_(std::move(gate)) {
   if (layout.send.size() != static_cast<std::size_t>(schedule.send_blocks) ||
       layout.recv.size() != static_cast<std::size_t>(schedule.recv_blocks))
     throw Error(Errc::arg, "the call's blocks do not match the schedule's");
   layout_temps(schedule);
   for (const Phase& phase : schedule.phases) lower_phase(phase);
+  bind_staged_runs();
   layout_ = nullptr;  // everything needed has been copied out; the caller's Layout may go
 }
 
@@ -65,8 +59,10 @@ BlockSpec Execution::resolve(BlockRef ref) const {
   throw Error(Errc::arg, "bad buffer in schedule");
 }
 
-// A single block goes as it is; several become one struct datatype over absolute addresses.
-Execution::Lowered Execution::lower(const Message& message) {
+// A single block goes as it is; several as one run in the staging buffer where Staging takes them
+// (its buffer is bound after the last phase: bind_staged_runs), else as one struct datatype over
+// absolute addresses.
+Execution::Lowered Execution::lower(const Message& message, std::vector<StagedCopy>& staged) {
   if (message.blocks.size() == 1) {
     const BlockSpec block = resolve(message.blocks.front());
     return {pointer_of(block.address), block.count, block.type, message.peer};
@@ -74,6 +70,8 @@ Execution::Lowered Execution::lower(const Message& message) {
   std::vector<BlockSpec> blocks;
   blocks.reserve(message.blocks.size());
   for (const BlockRef& ref : message.blocks) blocks.push_back(resolve(ref));
+  if (const auto run = staging_.reserve(blocks, staged))
+    return {nullptr, run->count, run->type, message.peer, static_cast<std::ptrdiff_t>(run->offset)};
   if (reuse_.cache != nullptr)
     if (auto shared = reuse_.cache->struct_of(blocks)) {
       shared_types_.push_back(std::move(shared));
@@ -99,8 +97,8 @@ BlockSpec Execution::packable(const BlockSpec& block) {
 
 void Execution::lower_phase(const Phase& phase) {
   LoweredPhase lowered;
-  for (const Message& receive : phase.recvs) lowered.recvs.push_back(lower(receive));
-  for (const Message& send : phase.sends) lowered.sends.push_back(lower(send));
+  for (const Message& receive : phase.recvs) lowered.recvs.push_back(lower(receive, lowered.scattered));
+  for (const Message& send : phase.sends) lowered.sends.push_back(lower(send, lowered.gathered));
   for (const Copy& copy : phase.copies) {
     const BlockSpec from = resolve(copy.from), to = resolve(copy.to);
     // MPI_Unpack would read past the packed bytes or leave the target short: a mismatch of the call's
@@ -132,6 +130,14 @@ void Execution::lower_reductions(const Phase& phase, LoweredPhase& lowered) {
   }
 }
 
+void Execution::bind_staged_runs() {
+  staging_.allocate();
+  for (LoweredPhase& phase : phases_)
+    for (auto* messages : {&phase.recvs, &phase.sends})
+      for (Lowered& message : *messages)
+        if (message.staged_at >= 0) message.buffer = staging_.at(static_cast<std::size_t>(message.staged_at));
+}
+
 Execution::~Execution() {
   if (gate_) gate_->forget(*this);
 }
@@ -148,6 +154,7 @@ void Execution::start() {
 // Receives first, so that an eager send from a peer finds its receive posted where possible.
 void Execution::post_phase(ProgressEngine& engine) {
   LoweredPhase& phase = phases_[current_];
+  staging_.gather(phase.gathered);
   for (const Lowered& m : phase.recvs) engine.post(*this, post(m, false), ProgressEngine::Kind::owned_by_engine);
   for (const Lowered& m : phase.sends) engine.post(*this, post(m, true), ProgressEngine::Kind::owned_by_engine);
 }
@@ -176,9 +183,11 @@ bool Execution::run_alone() {
     for (current_ = 0; current_ < phases_.size(); ++current_) {
       const LoweredPhase& phase = phases_[current_];
       alone_.clear();
+      staging_.gather(phase.gathered);
       for (const Lowered& m : phase.recvs) alone_.push_back(post(m, false));
       for (const Lowered& m : phase.sends) alone_.push_back(post(m, true));
       wait_alone();
+      staging_.scatter(phase.scattered);
       run_copies();
       run_reductions();
     }
@@ -243,6 +252,7 @@ void Execution::advance(ProgressEngine& engine) noexcept {
         post_phase(engine);
         if (waiting()) return;
       }
+      staging_.scatter(phases_[current_].scattered);
       run_copies();
       run_reductions();
       ++current_;

@@ -14,15 +14,19 @@
 #include "cartcoll/schedule.hpp"
 #include "mpi_handles.hpp"
 #include "progress.hpp"
+#include "staging.hpp"
 #include "type_cache.hpp"
 
 namespace cartcoll::detail {
 
 // What an execution may take from a TypeCache instead of making its own: struct datatypes (any
 // call), and the temp blocks (only a blocking call: nonblocking ones may overlap).
+// And how it lowers multi-block messages: those of at most stage_up_to bytes go through staging
+// (staging.hpp), the others as struct datatypes.
 struct Reuse {
   TypeCache* cache = nullptr;
   bool temp = false;
+  std::size_t stage_up_to = 0;
 };
 
 class Execution : public Progressing {
@@ -52,6 +56,7 @@ class Execution : public Progressing {
     int count;
     MPI_Datatype type;
     int peer;
+    std::ptrdiff_t staged_at = -1;  // its run's offset in the staging buffer, if staged
   };
   // A local copy: `bytes` > 0 where both blocks are one run of bytes (a memmove), else 0 (MPI_Pack
   // and MPI_Unpack through the scratch buffer).
@@ -63,6 +68,7 @@ class Execution : public Progressing {
     std::vector<Lowered> recvs, sends;
     std::vector<LoweredCopy> copies;
     std::vector<std::pair<BlockSpec, BlockSpec>> reductions;  // (from, into)
+    std::vector<StagedCopy> gathered, scattered;  // into the sends' runs, out of the receives'
   };
 
   void advance(ProgressEngine& engine) noexcept override;
@@ -80,7 +86,8 @@ class Execution : public Progressing {
   void lower_reductions(const Phase& phase, LoweredPhase& lowered);
 
   BlockSpec resolve(BlockRef ref) const;
-  Lowered lower(const Message& message);
+  Lowered lower(const Message& message, std::vector<StagedCopy>& staged);
+  void bind_staged_runs();
   BlockSpec packable(const BlockSpec& block);
   void lower_phase(const Phase& phase);
   void layout_temps(const Schedule& schedule);
@@ -94,6 +101,7 @@ class Execution : public Progressing {
   std::vector<Datatype> owned_types_;
   std::vector<std::shared_ptr<const Datatype>> shared_types_;
   BlockArena own_temps_;
+  Staging staging_;
   std::span<const BlockSpec> temp_blocks_;  // own_temps_'s or the cache's
   std::vector<std::byte> pack_scratch_;
   std::vector<MPI_Request> alone_;  // run_alone: the current phase's requests

@@ -2,6 +2,9 @@
 // offsets_for, against the reference model, once per algorithm.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <string>
+
 #include "../support/cart_fixture.hpp"
 #include "../support/exchange_case.hpp"
 #include "../support/handle_census.hpp"
@@ -48,11 +51,10 @@ void run_persistent(ExchangeCase& exchange, MPI_Comm cart, MPI_Info info) {
   EXPECT_EQ(request, CART_REQUEST_NULL);
 }
 
-class Collectives : public testing::TestWithParam<std::string> {};
-
-TEST_P(Collectives, MatchTheReferenceModelOnEveryGridAndForm) {
+// Every grid and offset list of this process count, every operation, variant and form, under `algorithm`.
+void check_every_grid(const std::string& algorithm) {
   const TestTypes types;
-  const AlgorithmInfo info(GetParam());
+  const AlgorithmInfo info(algorithm);
   unsigned seed = 1;
   for (const cartcoll::Grid& grid : grids_for(world_size())) {
     for (const cartcoll::Offsets& offsets : offsets_for(grid.ndims(), seed++)) {
@@ -80,6 +82,27 @@ TEST_P(Collectives, MatchTheReferenceModelOnEveryGridAndForm) {
     }
   }
 }
+
+class Collectives : public testing::TestWithParam<std::string> {};
+
+TEST_P(Collectives, MatchTheReferenceModelOnEveryGridAndForm) { check_every_grid(GetParam()); }
+
+// Semantics rule 72: a multi-block message goes as one staged run (CARTCOLL_STAGE_BYTES, read at
+// creation) or as a struct datatype, a local choice that keeps the message's type signature. The
+// sweep runs combining with every message a struct, with every eligible message staged, and with
+// the two ends of every message choosing differently (even ranks stage, odd ones never).
+class StagedMessages : public testing::TestWithParam<std::string> {};
+
+TEST_P(StagedMessages, DeliverWhatStructMessagesDeliver) {
+  const std::string mode = GetParam();
+  const char* limit = mode == "structs" ? "0" : mode == "staged" ? "1000000000" : world_rank() % 2 ? "0" : "1000000000";
+  ASSERT_EQ(setenv("CARTCOLL_STAGE_BYTES", limit, 1), 0);
+  check_every_grid("combining");
+  ASSERT_EQ(unsetenv("CARTCOLL_STAGE_BYTES"), 0);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, StagedMessages, testing::Values("structs", "staged", "mixed"),
+                         [](const auto& info) { return std::string(info.param); });
 
 INSTANTIATE_TEST_SUITE_P(Algorithms, Collectives, testing::ValuesIn(algorithm_names(true)),
                          [](const auto& info) { return algorithm_test_name(info.param); });
