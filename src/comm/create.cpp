@@ -111,6 +111,7 @@ Communicator create_collectively(MPI_Comm comm, const std::function<Neighborhood
   int max_tag = 0;
   try {
     max_tag = max_tag_from_environment();
+    stage_up_to_from_environment();  // a bad value fails here, where errors are agreed (Settings reads it)
     spec = parse_locally(comm, parse);
   } catch (const Error& error) {
     local_error = error;

@@ -66,6 +66,7 @@ Arguments<Spec> read_arguments(MPI_Comm comm, MPI_Info info, const Parse& parse,
     const int size = size_of(comm);
     check(MPI_Comm_rank(comm, &arguments.rank), "MPI_Comm_rank");
     arguments.max_tag = max_tag_from_environment();
+    stage_up_to_from_environment();  // a bad value fails here, where errors are agreed (Settings reads it)
     arguments.algorithm = effective_algorithm(info, Algorithm::automatic());
     arguments.combining = combining_parameters(info);
     arguments.node_size = node_size_setting(info);

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -106,6 +107,17 @@ TEST_F(Errors, BadOrDifferentNodeSizesFailEverywhere) {
   AlgorithmInfo info("auto");
   info.set("cartcoll_node_size", world_rank() == p - 1 ? "3" : "2");
   expect_everywhere(create_1d(1, dims, periods, 1, offsets, &out, info.get()), MPI_ERR_ARG, &out);
+}
+
+// Rule 70: CARTCOLL_STAGE_BYTES that is not a non-negative integer, here on the last process only.
+TEST_F(Errors, BadStageBytesFailEverywhere) {
+  const int p = world_size(), dims[] = {p}, periods[] = {1}, offsets[] = {1};
+  MPI_Comm out = MPI_COMM_WORLD;
+  for (const char* bad : {"-1", "lots", "12k"}) {
+    if (world_rank() == p - 1) ASSERT_EQ(setenv("CARTCOLL_STAGE_BYTES", bad, 1), 0);
+    expect_everywhere(create_1d(1, dims, periods, 1, offsets, &out, MPI_INFO_NULL), MPI_ERR_ARG, &out);
+    ASSERT_EQ(unsetenv("CARTCOLL_STAGE_BYTES"), 0);
+  }
 }
 
 TEST_F(Errors, BadCollectiveArguments) {

@@ -4,6 +4,8 @@
 // a non-zero count and MPI_IN_PLACE do not).
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <vector>
 
 #include "../support/cart_fixture.hpp"
@@ -53,6 +55,16 @@ TEST_F(NeighborErrors, InconsistentGraphsFailEverywhereWithoutHanging) {
   expect_everywhere(adjacent(1, &previous, 2, twice, &out), MPI_ERR_TOPOLOGY, &out);
   // Only the last process lists a source nobody sends from.
   expect_everywhere(adjacent(rank == p - 1 ? 1 : 0, &previous, 0, nullptr, &out), MPI_ERR_TOPOLOGY, &out);
+}
+
+// Rule 70 on a graph: a bad CARTCOLL_STAGE_BYTES on the last process only.
+TEST_F(NeighborErrors, BadStageBytesOnOneProcessFailEverywhere) {
+  const int p = world_size(), rank = world_rank();
+  const int next = (rank + 1) % p, previous = (rank + p - 1) % p;
+  MPI_Comm out = MPI_COMM_WORLD;
+  if (rank == p - 1) ASSERT_EQ(setenv("CARTCOLL_STAGE_BYTES", "lots", 1), 0);
+  expect_everywhere(adjacent(1, &previous, 1, &next, &out), MPI_ERR_ARG, &out);
+  ASSERT_EQ(unsetenv("CARTCOLL_STAGE_BYTES"), 0);
 }
 
 TEST_F(NeighborErrors, BadCreationArgumentsOnOneProcessFailEverywhere) {
