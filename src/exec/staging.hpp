@@ -2,9 +2,11 @@
 // Message staging: a message of several blocks sent or received as one run of bytes in the
 // execution's staging buffer instead of through a struct datatype over the blocks. The blocks are
 // copied into the run before the send is posted and out of it after the receive completes.
-// Why: MPICH 4.0.2's ch4:ucx hands a struct datatype to UCX as a generic datatype packed by
-// callbacks, and a combining alltoall of 2 processes, Moore 3-D, took 1.3x (1 int) to 2.5x (1000
-// ints) the time of the same messages pre-packed (docs/performance.md, "Staged messages").
+// Why: both MPIs handle a struct datatype block by block, which costs most where processes share
+// cores: a combining alltoall (Moore 3-D, 4 processes on 2 cores, 1 to 100 ints) took 1.4-2.1x the
+// time of the same messages pre-packed with struct datatypes and 1.0-1.4x staged, on MPICH 4.0.2
+// and Open MPI 4.1.4 alike. Large messages are not staged: there the two copies cost more than
+// the MPI's own packing (docs/performance.md, "Staged messages").
 // Only messages whose blocks are all runs of bytes of one predefined datatype are staged, so the
 // run is `count` elements of that datatype: the message keeps its type signature, and either end
 // may stage or not.
