@@ -14,8 +14,7 @@
 namespace cartcoll::detail {
 
 // CARTCOLL_STAGE_BYTES, else 65536 with MPICH and 4096 with other MPIs (docs/performance.md,
-// "Staged messages");
-// Error(Errc::arg) for a value that is not a non-negative integer.
+// "Staged messages"); Error(Errc::arg) for a value that is not a non-negative integer.
 std::size_t stage_up_to_from_environment();
 
 // What is fixed at creation, read from the environment and the info argument there.

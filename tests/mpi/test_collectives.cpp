@@ -87,7 +87,7 @@ class Collectives : public testing::TestWithParam<std::string> {};
 
 TEST_P(Collectives, MatchTheReferenceModelOnEveryGridAndForm) { check_every_grid(GetParam()); }
 
-// Semantics rule 72: a multi-block message goes as one staged run (CARTCOLL_STAGE_BYTES, read at
+// Semantics rule 70: a multi-block message goes as one staged run (CARTCOLL_STAGE_BYTES, read at
 // creation) or as a struct datatype, a local choice that keeps the message's type signature. The
 // sweep runs combining with every message a struct, with every eligible message staged, and with
 // the two ends of every message choosing differently (even ranks stage, odd ones never).
