@@ -110,7 +110,7 @@ Execution& blocking_execution(CommState& state, const Schedule& schedule, const 
   if (last.execution && last.schedule == &schedule && last.layout == layout) return *last.execution;
   const bool keep = keeps_execution(layout);
   auto execution = std::make_unique<Execution>(schedule, layout, state.library()->ready(), state.tags().blocking(),
-                                               Reuse{&state.type_cache, !keep, state.settings.stage_up_to});
+                                               state.reuse(!keep));
   last = {keep ? &schedule : nullptr, keep ? layout : Layout{}, std::move(execution), std::nullopt, std::nullopt,
           std::nullopt};
   return *last.execution;
@@ -196,7 +196,7 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
   const auto schedule = state->schedule(layout.collective, choice);
   state->last_run = CommState::Run{choice.algorithm, schedule->messages()};
   auto operation = std::make_unique<ScheduledOperation>(state, user_comm, *schedule, layout, tag.get(), false,
-                                                        Reuse{&state->type_cache, false, state->settings.stage_up_to});
+                                                        state->reuse(false));
   tag.hand_over();
   operation->start();
   return Request(std::move(operation));
@@ -223,7 +223,7 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
     const auto schedule = state->schedule(layout->collective, choice);
     state->last_run = CommState::Run{choice.algorithm, schedule->messages()};
     return Request(std::make_unique<ScheduledOperation>(state, user_comm, *schedule, *layout, tag, true,
-                                                           Reuse{nullptr, false, state->settings.stage_up_to}));
+                                                           state->persistent_reuse()));
   } catch (...) {
     state->tags().release_persistent(tag);
     throw;
@@ -233,8 +233,7 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
 void run_graph_call(CommState& state, const GraphCall& call) {
   if (!call.schedule) return exchange(state, call.layout, Contract::mpi);
   const EphemeralTag tag(state.tags());
-  Execution execution(*call.schedule, call.layout, state.library()->ready(), tag.get(),
-                      Reuse{&state.type_cache, true, state.settings.stage_up_to});
+  Execution execution(*call.schedule, call.layout, state.library()->ready(), tag.get(), state.reuse(true));
   execution.start();
   ProgressEngine::instance().wait(execution);
   if (execution.error() != MPI_SUCCESS) throw Error(Errc::mpi, "a message of the collective failed", execution.error());
@@ -244,7 +243,7 @@ Request start_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_
   if (!call.schedule) return iexchange(state, user_comm, call.layout, Contract::mpi);
   EphemeralTag tag(state->tags());
   auto operation = std::make_unique<ScheduledOperation>(state, user_comm, *call.schedule, call.layout, tag.get(), false,
-                                                        Reuse{&state->type_cache, false, state->settings.stage_up_to});
+                                                        state->reuse(false));
   tag.hand_over();
   operation->start();
   return Request(std::move(operation));
@@ -283,7 +282,7 @@ Request init_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_c
       call->schedule = *state->schedule(call->layout.collective, choice);
     }
     return Request(std::make_unique<ScheduledOperation>(state, user_comm, *call->schedule, call->layout, tag, true,
-                                                           Reuse{nullptr, false, state->settings.stage_up_to}));
+                                                           state->persistent_reuse()));
   } catch (...) {
     state->tags().release_persistent(tag);
     throw;
