@@ -39,6 +39,17 @@ CARTCOLL_API double predicted_seconds(const Figures& figures, const CostModel& m
                                       std::span<const std::size_t> send_bytes,
                                       std::span<const std::size_t> recv_bytes);
 
+// A graph schedule as all processes judge it: the maxima over processes of its phases, messages and
+// blocks sent (one allreduce agrees them), so that the model's verdict is the slowest process's.
+struct GraphLoad {
+  int phases = 0;
+  int messages = 0;
+  int blocks_sent = 0;
+};
+
+// Its time with every block `block_bytes` bytes long.
+CARTCOLL_API double predicted_seconds(const GraphLoad& load, const CostModel& model, double block_bytes);
+
 // The registered planners `auto` chooses among for `collective` on a neighborhood of `kind`, in
 // registry order.
 CARTCOLL_API std::span<const Algorithm> auto_candidates(Collective collective, NeighborhoodKind kind);

@@ -1,9 +1,11 @@
 #include "combining_at_creation.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <optional>
+#include <sstream>
 
 #include "../exec/mpi_check.hpp"
 #include "../graph/combining_setup.hpp"
@@ -39,8 +41,8 @@ bool runs_setup(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors, co
 }
 
 std::shared_ptr<const CombiningPattern> run_setup(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors,
-                                                  const Settings& settings) {
-  CombiningSetup setup(GraphView{rank, neighbors.size, neighbors.sources, neighbors.destinations}, settings.combining);
+                                                  const CombiningParameters& parameters) {
+  CombiningSetup setup(GraphView{rank, neighbors.size, neighbors.sources, neighbors.destinations}, parameters);
   const LibraryComm scratch(graph);  // the set-up's messages never meet the user's
   run_over_mpi(scratch.get(), setup);
   return std::make_shared<const CombiningPattern>(setup.pattern());
@@ -51,34 +53,91 @@ int blocks_sent(const Figures& figures) {
          std::accumulate(figures.sends_of_recv_block.begin(), figures.sends_of_recv_block.end(), 0);
 }
 
-// The largest block for which the model predicts `combined` faster than `direct`, given each one's
-// phases, messages and blocks sent (the maxima over processes): combining saves phases × latency +
-// messages × per-message overhead at no bytes and pays for the blocks it forwards per byte. -1
-// where it saves nothing.
-long long largest_block_combined(const int* direct, const int* combined, const CostModel& model) {
-  const double saved = (direct[0] - combined[0]) * model.latency + (direct[1] - combined[1]) * model.per_message;
-  const double extra_bytes_per_block_byte = combined[2] - direct[2];
+// `algorithm`'s load for alltoall, then allgather, on this process: phases, messages, blocks sent.
+std::array<GraphLoad, 2> loads_of(const Neighborhood& neighborhood, Algorithm algorithm, int rank) {
+  std::array<GraphLoad, 2> loads;
+  for (Collective collective : {Collective::alltoall, Collective::allgather}) {
+    const Figures f = neighborhood.figures(algorithm, collective, rank);
+    loads[static_cast<std::size_t>(collective)] = {f.phases, f.messages, blocks_sent(f)};
+  }
+  return loads;
+}
+
+// Every load replaced by its maximum over processes (agreed: one allreduce).
+void agree_on_maxima(MPI_Comm graph, std::span<std::array<GraphLoad, 2>> loads) {
+  std::vector<int> values;
+  for (const auto& both : loads)
+    for (const GraphLoad& load : both) values.insert(values.end(), {load.phases, load.messages, load.blocks_sent});
+  allreduce_max(graph, values);
+  auto value = values.begin();
+  for (auto& both : loads)
+    for (GraphLoad& load : both) {
+      load = {value[0], value[1], value[2]};
+      value += 3;
+    }
+}
+
+// The largest block for which the model predicts `combined` faster than `direct` for the slowest
+// process: combining saves phases × latency + messages × per-message overhead at no bytes and pays
+// for the blocks it forwards per byte. -1 where it saves nothing.
+long long largest_block_combined(const GraphLoad& direct, const GraphLoad& combined, const CostModel& model) {
+  const double saved = predicted_seconds(direct, model, 0) - predicted_seconds(combined, model, 0);
+  const double extra_bytes_per_block_byte = combined.blocks_sent - direct.blocks_sent;
   if (saved <= 0) return -1;
   if (extra_bytes_per_block_byte <= 0 || model.per_byte <= 0) return std::numeric_limits<long long>::max();
   return static_cast<long long>(std::min(saved / (extra_bytes_per_block_byte * model.per_byte), 0x1p62));
 }
 
-// `auto`'s verdict per collective from the model (CARTCOLL_PROFILE's, else the default) and the
-// figures of both schedules, their maxima over processes (agreed).
-CombiningVerdict auto_verdict(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors, const Settings& settings) {
-  const Neighborhood neighborhood(neighbors);
+// The phase budgets `auto` chooses between when the user gave none: 003's combining and one round of
+// cumulative combining. Each costs a run of the set-up; further budgets gain less than a third of
+// what 4 gains over 2 (docs/graph-combining.md, "Choosing the phase budget").
+constexpr std::array<int, 2> budget_candidates{2, 4};
+
+// The model's time for the slowest process, alltoall and allgather together, at 8-byte blocks (the
+// smallest the trial measures), each collective run by the faster of `direct` and `combined` there.
+double predicted_seconds(const std::array<GraphLoad, 2>& direct, const std::array<GraphLoad, 2>& combined,
+                         const CostModel& model) {
+  double seconds = 0;
+  for (std::size_t c = 0; c < 2; ++c)
+    seconds += std::min(predicted_seconds(direct[c], model, 8), predicted_seconds(combined[c], model, 8));
+  return seconds;
+}
+
+// CARTCOLL_VERBOSE_AUTO's line for the budget chosen.
+void report_budgets(std::span<const int> budgets, std::span<const double> predicted, std::size_t chosen) {
+  std::ostringstream line;
+  line << "cartcoll auto: graph-combining's phase budget by the model, slowest process at 8-byte blocks:";
+  for (std::size_t b = 0; b < predicted.size(); ++b) line << ' ' << budgets[b] << ": " << predicted[b] * 1e6 << " us;";
+  line << " chose " << budgets[chosen] << '\n';
+  std::fputs(line.str().c_str(), stderr);
+}
+
+// `auto`'s decision on a graph where the set-up runs: the set-up once per phase budget (the one given,
+// else each candidate), then one allreduce of every schedule's load. The pattern kept is the budget
+// the model predicts fastest (a tie keeps the smaller); the verdict per collective is the largest
+// block for which the model predicts that pattern faster than the direct exchange.
+void decide_automatically(MPI_Comm graph, int rank, GraphNeighborhood& neighbors, const Settings& settings) {
+  std::vector<int> budgets{settings.combining.phases};
+  if (settings.choose_phase_budget) budgets.assign(budget_candidates.begin(), budget_candidates.end());
   const Algorithm direct = Algorithm::named("trivial"), combining = *setup_planner();
-  std::vector<int> figures;  // per collective, direct then combined: phases, messages, blocks sent
-  for (Collective collective : {Collective::alltoall, Collective::allgather})
-    for (Algorithm algorithm : {direct, combining}) {
-      const Figures f = neighborhood.figures(algorithm, collective, rank);
-      figures.insert(figures.end(), {f.phases, f.messages, blocks_sent(f)});
-    }
-  allreduce_max(graph, figures);
+  std::vector<std::shared_ptr<const CombiningPattern>> patterns;
+  std::vector<std::array<GraphLoad, 2>> loads{loads_of(Neighborhood(neighbors), direct, rank)};
+  for (int budget : budgets) {
+    CombiningParameters parameters = settings.combining;
+    parameters.phases = budget;
+    neighbors.pattern = patterns.emplace_back(run_setup(graph, rank, neighbors, parameters));
+    loads.push_back(loads_of(Neighborhood(neighbors), combining, rank));
+  }
+  agree_on_maxima(graph, loads);
   const CostModel model = settings.profile.value_or(CostModel{});
+  std::vector<double> predicted;
+  for (std::size_t b = 0; b < budgets.size(); ++b) predicted.push_back(predicted_seconds(loads[0], loads[b + 1], model));
+  const auto best = static_cast<std::size_t>(std::min_element(predicted.begin(), predicted.end()) - predicted.begin());
+  if (rank == 0 && settings.verbose_auto && budgets.size() > 1) report_budgets(budgets, predicted, best);
   std::array<long long, 2> up_to{};
-  for (std::size_t c = 0; c < 2; ++c) up_to[c] = largest_block_combined(&figures[6 * c], &figures[6 * c + 3], model);
-  return {direct, combining, up_to};
+  for (std::size_t c = 0; c < 2; ++c) up_to[c] = largest_block_combined(loads[0][c], loads[best + 1][c], model);
+  neighbors.pattern = patterns[best];
+  neighbors.auto_combining = CombiningVerdict{direct, combining, up_to};
 }
 
 }  // namespace
@@ -93,8 +152,8 @@ Neighborhood neighborhood_at_creation(MPI_Comm parent, MPI_Comm graph, int rank,
     return Neighborhood(std::move(on_nodes));
   }
   if (!runs_setup(graph, rank, neighbors, settings)) return detected;
-  neighbors.pattern = run_setup(graph, rank, neighbors, settings);
-  if (settings.algorithm.is_automatic()) neighbors.auto_combining = auto_verdict(graph, rank, neighbors, settings);
+  if (settings.algorithm.is_automatic()) decide_automatically(graph, rank, neighbors, settings);
+  else neighbors.pattern = run_setup(graph, rank, neighbors, settings.combining);
   return Neighborhood(std::move(neighbors));
 }
 

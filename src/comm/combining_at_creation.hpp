@@ -15,7 +15,9 @@ namespace cartcoll::detail {
 // `settings` must be equal on every process. Under `auto` the set-up runs only where processes have
 // on average at least 2Θ single out-neighbors (one allreduce decides), and `auto` then runs graph-combining
 // for a collective where the cost model (CARTCOLL_PROFILE, else the default) predicts it faster at
-// one element per block for the slowest process (one more allreduce). docs/graph-combining.md.
+// one element per block for the slowest process (one more allreduce). Where no phase budget was given,
+// `auto` runs the set-up once per candidate budget and keeps the one the model prefers (the same
+// allreduce). docs/graph-combining.md.
 Neighborhood neighborhood_at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighborhood neighbors,
                                       const Settings& settings);
 

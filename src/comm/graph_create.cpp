@@ -54,6 +54,7 @@ struct Arguments {
   std::optional<Error> error;
   Algorithm algorithm = Algorithm::automatic();
   CombiningParameters combining;
+  bool choose_phase_budget = false;  // Settings::choose_phase_budget
   std::optional<int> node_size;  // node_size_setting
   int max_tag = 0, rank = 0;
 };
@@ -69,6 +70,7 @@ Arguments<Spec> read_arguments(MPI_Comm comm, MPI_Info info, const Parse& parse,
     stage_up_to_from_environment();  // a bad value fails here, where errors are agreed (Settings reads it)
     arguments.algorithm = effective_algorithm(info, Algorithm::automatic());
     arguments.combining = combining_parameters(info);
+    arguments.choose_phase_budget = !phase_budget_given(info);
     arguments.node_size = node_size_setting(info);
     arguments.spec = parse();
     check_spec(*arguments.spec, size);
@@ -85,7 +87,7 @@ void agree_on_arguments(MPI_Comm comm, const Arguments<Spec>& arguments, bool we
   const int must_match[] = {arguments.algorithm.id(),         arguments.max_tag,
                             weighted ? 1 : 0,                   arguments.combining.threshold,
                             arguments.combining.steps,          arguments.combining.phases,
-                            arguments.node_size.value_or(0)};
+                            arguments.choose_phase_budget ? 1 : 0, arguments.node_size.value_or(0)};
   agree(comm, arguments.error, must_match,
         Error(Errc::arg, "processes passed different algorithms, CARTCOLL_MAX_TAG, weighted and unweighted graphs, "
                          "combining parameters or node sizes"));
@@ -202,6 +204,7 @@ MPI_Comm create_graph_adjacent(MPI_Comm comm, const std::function<GraphSpec()>& 
   check_consistency(comm, arguments.rank, spec);
   Settings settings = settings_at_creation(comm, arguments.algorithm, arguments.max_tag);
   settings.combining = arguments.combining;
+  settings.choose_phase_budget = arguments.choose_phase_budget;
   return make_graph(comm, spec, info, reorder, settings, arguments.node_size);
 }
 
@@ -279,6 +282,7 @@ MPI_Comm create_graph(MPI_Comm comm, const std::function<EdgeSpec()>& parse, MPI
   }
   Settings settings = settings_at_creation(comm, arguments.algorithm, arguments.max_tag);
   settings.combining = arguments.combining;
+  settings.choose_phase_budget = arguments.choose_phase_budget;
   return make_graph(comm, adjacent_of(received, weighted), info, reorder, settings, arguments.node_size);
 }
 
@@ -289,12 +293,13 @@ void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info) {
   try {
     settings.algorithm = effective_algorithm(info, Algorithm::automatic());
     settings.combining = combining_parameters(info);
+    settings.choose_phase_budget = !phase_budget_given(info);
     node_size = node_size_setting(info);
   } catch (const Error& local) {
     error = local;
   }
   const int must_match[] = {settings.algorithm.id(), settings.combining.threshold, settings.combining.steps,
-                            settings.combining.phases, node_size.value_or(0)};
+                            settings.combining.phases, settings.choose_phase_budget ? 1 : 0, node_size.value_or(0)};
   agree(graph, error, must_match,
         Error(Errc::arg, "processes passed different algorithms, combining parameters or node sizes"));
   set_graph_node_size(graph, node_size, settings);

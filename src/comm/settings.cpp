@@ -72,6 +72,11 @@ CombiningParameters combining_parameters(MPI_Info info) {
   return parameters;
 }
 
+bool phase_budget_given(MPI_Info info) {
+  const char* from_environment = std::getenv("CARTCOLL_COMBINING_PHASES");
+  return (from_environment != nullptr && *from_environment != '\0') || info_value(info, "cartcoll_combining_phases").has_value();
+}
+
 std::optional<int> node_size_setting(MPI_Info info) {
   constexpr int unset = std::numeric_limits<int>::min();
   const int size = integer_setting(info, "CARTCOLL_NODE_SIZE", "cartcoll_node_size", unset);

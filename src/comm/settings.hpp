@@ -24,6 +24,9 @@ struct Settings {
   bool verbose_auto = false;                    // CARTCOLL_VERBOSE_AUTO
   int max_tag = std::numeric_limits<int>::max();  // CARTCOLL_MAX_TAG (agreed), else MPI_TAG_UB
   CombiningParameters combining;                  // graph-combining's set-up (agreed at graph creation)
+  // No phase budget given (CARTCOLL_COMBINING_PHASES, cartcoll_combining_phases): `auto` chooses it
+  // at graph creation (docs/graph-combining.md, "Choosing the phase budget"). Agreed.
+  bool choose_phase_budget = false;
   // Multi-block messages up to this many bytes are staged (src/exec/staging.hpp): a local choice,
   // the same messages either way, so it needs no agreement.
   std::size_t stage_up_to = stage_up_to_from_environment();
@@ -39,6 +42,8 @@ Algorithm effective_algorithm(MPI_Info info, Algorithm fallback);
 // else the info keys cartcoll_combining_threshold and cartcoll_combining_steps, else the defaults;
 // Error(Errc::info_value) for a value that is not an integer or out of range (validate()).
 CombiningParameters combining_parameters(MPI_Info info);
+// Whether CARTCOLL_COMBINING_PHASES or the info key cartcoll_combining_phases is set.
+bool phase_budget_given(MPI_Info info);
 // node-combining's node size: CARTCOLL_NODE_SIZE, else the info key cartcoll_node_size; nullopt
 // where neither is set (the node is then what MPI_COMM_TYPE_SHARED says). Error(Errc::info_value)
 // for a value that is not an integer of at least 1.

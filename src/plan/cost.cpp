@@ -61,6 +61,10 @@ double predicted_seconds(const Figures& figures, const CostModel& model, std::sp
   return figures.phases * model.latency + figures.messages * model.per_message + bytes * model.per_byte;
 }
 
+double predicted_seconds(const GraphLoad& load, const CostModel& model, double block_bytes) {
+  return load.phases * model.latency + load.messages * model.per_message + load.blocks_sent * block_bytes * model.per_byte;
+}
+
 namespace {
 
 std::vector<Algorithm> candidates_for(Collective collective, NeighborhoodKind kind) {
