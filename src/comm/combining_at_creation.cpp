@@ -3,12 +3,15 @@
 #include <algorithm>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <sstream>
+#include <vector>
 
 #include "../exec/mpi_check.hpp"
 #include "../graph/combining_setup.hpp"
+#include "../graph/lockstep.hpp"
 #include "../graph/mpi_transport.hpp"
 #include "../graph/single_edges.hpp"
 #include "cartcoll/cost.hpp"
@@ -40,12 +43,31 @@ bool runs_setup(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors, co
   return total >= 2LL * settings.combining.threshold * neighbors.size;
 }
 
-std::shared_ptr<const CombiningPattern> run_setup(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors,
-                                                  const CombiningParameters& parameters) {
-  CombiningSetup setup(GraphView{rank, neighbors.size, neighbors.sources, neighbors.destinations}, parameters);
+// The set-up once for each of `budgets` (phase budgets), in lockstep: the rounds of one set-up, at
+// most one message a peer a round. A pattern per budget.
+std::vector<std::shared_ptr<const CombiningPattern>> run_setups(MPI_Comm graph, int rank,
+                                                                const GraphNeighborhood& neighbors,
+                                                                const CombiningParameters& parameters,
+                                                                std::span<const int> budgets) {
+  std::vector<std::unique_ptr<CombiningSetup>> setups;
+  std::vector<RoundProtocol*> protocols;
+  for (int budget : budgets) {
+    CombiningParameters with_budget = parameters;
+    with_budget.phases = budget;
+    setups.push_back(std::make_unique<CombiningSetup>(
+        GraphView{rank, neighbors.size, neighbors.sources, neighbors.destinations}, with_budget));
+    protocols.push_back(setups.back().get());
+  }
   const LibraryComm scratch(graph);  // the set-up's messages never meet the user's
-  run_over_mpi(scratch.get(), setup);
-  return std::make_shared<const CombiningPattern>(setup.pattern());
+  if (protocols.size() == 1) {
+    run_over_mpi(scratch.get(), *protocols.front());
+  } else {
+    LockstepProtocols lockstep(protocols);
+    run_over_mpi(scratch.get(), lockstep);
+  }
+  std::vector<std::shared_ptr<const CombiningPattern>> patterns;
+  for (const auto& setup : setups) patterns.push_back(std::make_shared<const CombiningPattern>(setup->pattern()));
+  return patterns;
 }
 
 int blocks_sent(const Figures& figures) {
@@ -89,8 +111,9 @@ long long largest_block_combined(const GraphLoad& direct, const GraphLoad& combi
 }
 
 // The phase budgets `auto` chooses between when the user gave none: 003's combining and one round of
-// cumulative combining. Each costs a run of the set-up; further budgets gain less than a third of
-// what 4 gains over 2 (docs/graph-combining.md, "Choosing the phase budget").
+// cumulative combining. Their set-ups run in lockstep, so each costs bytes and compute, not rounds;
+// further budgets gain less than a third of what 4 gains over 2 (docs/graph-combining.md, "Choosing
+// the phase budget").
 constexpr std::array<int, 2> budget_candidates{2, 4};
 
 // The model's time for the slowest process, alltoall and allgather together, at 8-byte blocks (the
@@ -112,27 +135,27 @@ void report_budgets(std::span<const int> budgets, std::span<const double> predic
   std::fputs(line.str().c_str(), stderr);
 }
 
-// `auto`'s decision on a graph where the set-up runs: the set-up once per phase budget (the one given,
-// else each candidate), then one allreduce of every schedule's load. The pattern kept is the budget
+// `auto`'s decision on a graph where the set-up runs: the set-up for each phase budget (the one given,
+// else each candidate, in lockstep), then one allreduce of every schedule's load. The pattern kept is the budget
 // the model predicts fastest (a tie keeps the smaller); the verdict per collective is the largest
 // block for which the model predicts that pattern faster than the direct exchange.
 void decide_automatically(MPI_Comm graph, int rank, GraphNeighborhood& neighbors, const Settings& settings) {
   std::vector<int> budgets{settings.combining.phases};
   if (settings.choose_phase_budget) budgets.assign(budget_candidates.begin(), budget_candidates.end());
   const Algorithm direct = Algorithm::named("trivial"), combining = *setup_planner();
-  std::vector<std::shared_ptr<const CombiningPattern>> patterns;
   std::vector<std::array<GraphLoad, 2>> loads{loads_of(Neighborhood(neighbors), direct, rank)};
-  for (int budget : budgets) {
-    CombiningParameters parameters = settings.combining;
-    parameters.phases = budget;
-    neighbors.pattern = patterns.emplace_back(run_setup(graph, rank, neighbors, parameters));
+  const auto patterns = run_setups(graph, rank, neighbors, settings.combining, budgets);
+  for (const auto& pattern : patterns) {
+    neighbors.pattern = pattern;
     loads.push_back(loads_of(Neighborhood(neighbors), combining, rank));
   }
   agree_on_maxima(graph, loads);
   const CostModel model = settings.profile.value_or(CostModel{});
   std::vector<double> predicted;
   for (std::size_t b = 0; b < budgets.size(); ++b) predicted.push_back(predicted_seconds(loads[0], loads[b + 1], model));
-  const auto best = static_cast<std::size_t>(std::min_element(predicted.begin(), predicted.end()) - predicted.begin());
+  std::size_t best = 0;  // a larger budget must be faster by more than rounding: a tie keeps the smaller
+  for (std::size_t b = 1; b < budgets.size(); ++b)
+    if (predicted[b] < predicted[best] * (1 - 1e-9)) best = b;
   if (rank == 0 && settings.verbose_auto && budgets.size() > 1) report_budgets(budgets, predicted, best);
   std::array<long long, 2> up_to{};
   for (std::size_t c = 0; c < 2; ++c) up_to[c] = largest_block_combined(loads[0][c], loads[best + 1][c], model);
@@ -152,8 +175,12 @@ Neighborhood neighborhood_at_creation(MPI_Comm parent, MPI_Comm graph, int rank,
     return Neighborhood(std::move(on_nodes));
   }
   if (!runs_setup(graph, rank, neighbors, settings)) return detected;
-  if (settings.algorithm.is_automatic()) decide_automatically(graph, rank, neighbors, settings);
-  else neighbors.pattern = run_setup(graph, rank, neighbors, settings.combining);
+  if (settings.algorithm.is_automatic()) {
+    decide_automatically(graph, rank, neighbors, settings);
+  } else {
+    const int given[] = {settings.combining.phases};
+    neighbors.pattern = run_setups(graph, rank, neighbors, settings.combining, given).front();
+  }
   return Neighborhood(std::move(neighbors));
 }
 

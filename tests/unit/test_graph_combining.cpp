@@ -4,12 +4,15 @@
 // neighbors, on Erdős–Rényi graphs and on Moore and von Neumann neighborhoods given as plain graphs.
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "cartcoll/graph.hpp"
 #include "cartcoll/graph_combining.hpp"
+#include "graph/combining_setup.hpp"
+#include "graph/lockstep.hpp"
 #include "graph/simulated_transport.hpp"
 #include "graph_support.hpp"
 #include "test_support.hpp"
@@ -143,6 +146,68 @@ TEST(CombiningSetup, IsDeterministic) {
     }
     EXPECT_EQ(first.traffic[r].messages, second.traffic[r].messages);
   }
+}
+
+// Whether two set-up results are the same, step by step and arrival by arrival.
+::testing::AssertionResult same_pattern(const CombiningPattern& a, const CombiningPattern& b) {
+  if (a.steps.size() != b.steps.size() || a.arrivals.size() != b.arrivals.size())
+    return ::testing::AssertionFailure() << "different numbers of steps or arrivals";
+  for (std::size_t s = 0; s < a.steps.size(); ++s) {
+    const CombiningStep &x = a.steps[s], &y = b.steps[s];
+    if (x.step != y.step || x.partner != y.partner || x.onloaded != y.onloaded || x.offloaded != y.offloaded ||
+        x.carried != y.carried || x.receive_phase != y.receive_phase)
+      return ::testing::AssertionFailure() << "step " << s << " differs";
+  }
+  for (std::size_t i = 0; i < a.arrivals.size(); ++i) {
+    const CombinedArrival &x = a.arrivals[i], &y = b.arrivals[i];
+    if (x.carrier != y.carrier || x.origins != y.origins || x.phase != y.phase)
+      return ::testing::AssertionFailure() << "arrival " << i << " differs";
+  }
+  return ::testing::AssertionSuccess();
+}
+
+// `auto` runs the set-up with phase budgets 2 and 4 in lockstep: each finds exactly the patterns it
+// finds alone, in the rounds of one set-up, and a process sends at most one message a peer a round
+// (fewer than the two set-ups alone, over all processes).
+TEST(LockstepProtocols, RunSetUpsAsEachAloneWouldInTheRoundsOfOne) {
+  const Graph graph = graph_of(graphs::erdos_renyi(200, 0.2, 5));
+  CombiningParameters two, four;
+  four.phases = 4;
+  const SimulatedSetup alone_2 = simulate_combining_setup(graph, two), alone_4 = simulate_combining_setup(graph, four);
+  std::vector<std::unique_ptr<detail::CombiningSetup>> setups;
+  std::vector<std::unique_ptr<detail::LockstepProtocols>> locksteps;
+  std::vector<detail::RoundProtocol*> processes;
+  for (int rank = 0; rank < graph.size(); ++rank) {
+    for (const CombiningParameters& parameters : {two, four})
+      setups.push_back(std::make_unique<detail::CombiningSetup>(graph.view(rank), parameters));
+    detail::RoundProtocol* both[] = {setups[setups.size() - 2].get(), setups.back().get()};
+    locksteps.push_back(std::make_unique<detail::LockstepProtocols>(both));
+    processes.push_back(locksteps.back().get());
+  }
+  const detail::SimulatedRun run = detail::run_simulated(processes);
+  long long together = 0, apart = 0;
+  for (std::size_t r = 0; r < processes.size(); ++r) {
+    EXPECT_TRUE(same_pattern(setups[2 * r]->pattern(), alone_2.patterns[r])) << "rank " << r << ", budget 2";
+    EXPECT_TRUE(same_pattern(setups[2 * r + 1]->pattern(), alone_4.patterns[r])) << "rank " << r << ", budget 4";
+    EXPECT_EQ(run.traffic[r].rounds, alone_2.traffic[r].rounds);
+    together += run.traffic[r].messages;
+    apart += alone_2.traffic[r].messages + alone_4.traffic[r].messages;
+  }
+  EXPECT_LT(together, apart);
+}
+
+// A parcel that is not [protocol, length, values...] is an internal error, not a crash.
+TEST(LockstepProtocols, RefusesMalformedParcels) {
+  struct Silent final : detail::RoundProtocol {
+    int rounds() const override { return 1; }
+    std::vector<detail::Parcel> outgoing(int) override { return {}; }
+    void incoming(int, std::vector<detail::Parcel>) override {}
+  } a, b;
+  detail::RoundProtocol* both[] = {&a, &b};
+  detail::LockstepProtocols lockstep(both);
+  for (const std::vector<int>& values : std::vector<std::vector<int>>{{2, 1, 7}, {0, 3, 7}, {1}, {0, -1}})
+    EXPECT_TRUE(throws_error([&] { lockstep.incoming(0, {{0, values}}); }, Errc::intern));
+  EXPECT_NO_THROW(lockstep.incoming(0, {{0, {0, 1, 7, 1, 0}}}));
 }
 
 // Cumulative combining: two pairs that share out-neighbors pair again in step 1, and the carriers'
