@@ -111,9 +111,9 @@ long long largest_block_combined(const GraphLoad& direct, const GraphLoad& combi
 }
 
 // The phase budgets `auto` chooses between when the user gave none: 003's combining and one round of
-// cumulative combining. Their set-ups run in lockstep, so each costs bytes and compute, not rounds;
-// further budgets gain less than a third of what 4 gains over 2 (docs/graph-combining.md, "Choosing
-// the phase budget").
+// cumulative combining. Their set-ups run in lockstep, so each costs bytes and compute, not rounds.
+// 6 would save a process about a quarter as many messages again as 4 saves over 2, for two more
+// phases (docs/graph-combining.md, "Choosing the phase budget").
 constexpr std::array<int, 2> budget_candidates{2, 4};
 
 // The model's time for the slowest process, alltoall and allgather together, at 8-byte blocks (the
@@ -135,10 +135,10 @@ void report_budgets(std::span<const int> budgets, std::span<const double> predic
   std::fputs(line.str().c_str(), stderr);
 }
 
-// `auto`'s decision on a graph where the set-up runs: the set-up for each phase budget (the one given,
-// else each candidate, in lockstep), then one allreduce of every schedule's load. The pattern kept is the budget
-// the model predicts fastest (a tie keeps the smaller); the verdict per collective is the largest
-// block for which the model predicts that pattern faster than the direct exchange.
+// `auto`'s decision on a graph where the set-up runs: the set-up for each phase budget (the one
+// given, else each candidate, in lockstep), then one allreduce of every schedule's load. The pattern
+// kept is the budget the model predicts fastest (a tie keeps the smaller); the verdict per collective
+// is the largest block for which the model predicts that pattern faster than the direct exchange.
 void decide_automatically(MPI_Comm graph, int rank, GraphNeighborhood& neighbors, const Settings& settings) {
   std::vector<int> budgets{settings.combining.phases};
   if (settings.choose_phase_budget) budgets.assign(budget_candidates.begin(), budget_candidates.end());
