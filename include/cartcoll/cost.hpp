@@ -24,6 +24,7 @@ struct CostModel {
 struct Figures {
   int phases = 0;
   int messages = 0;
+  std::vector<int> messages_per_phase;   // indexed by the schedule's phases, empty ones included
   std::vector<int> sends_of_send_block;  // indexed by send block
   std::vector<int> sends_of_recv_block;  // indexed by receive block
 };
@@ -39,15 +40,20 @@ CARTCOLL_API double predicted_seconds(const Figures& figures, const CostModel& m
                                       std::span<const std::size_t> send_bytes,
                                       std::span<const std::size_t> recv_bytes);
 
-// A graph schedule as all processes judge it: the maxima over processes of its phases, messages and
-// blocks sent (one allreduce agrees them), so that the model's verdict is the slowest process's.
+// A graph schedule as all processes judge it: the most messages one process sends in each phase and
+// in all, and the most blocks one process sends (maxima over processes: one allreduce agrees them).
 struct GraphLoad {
-  int phases = 0;
+  std::vector<int> messages_per_phase;
   int messages = 0;
   int blocks_sent = 0;
 };
 
-// Its time with every block `block_bytes` bytes long.
+// Its time with every block `block_bytes` bytes long. A phase's messages wait for the blocks the phase
+// before brought, so the slowest path lies between two bounds: the busiest process's own work (a
+// latency per phase that sends, its messages, nothing waited for) and phases in lockstep (per phase,
+// a latency and that phase's busiest sender). The prediction is their midpoint, plus the most blocks'
+// bytes; it ordered the budgets as the simulation did in 5 of 5 graphs, and trivial against them in
+// 4 of 5 (docs/graph-combining.md, "Choosing the phase budget").
 CARTCOLL_API double predicted_seconds(const GraphLoad& load, const CostModel& model, double block_bytes);
 
 // The registered planners `auto` chooses among for `collective` on a neighborhood of `kind`, in

@@ -75,33 +75,45 @@ int blocks_sent(const Figures& figures) {
          std::accumulate(figures.sends_of_recv_block.begin(), figures.sends_of_recv_block.end(), 0);
 }
 
-// `algorithm`'s load for alltoall, then allgather, on this process: phases, messages, blocks sent.
+// `algorithm`'s load for alltoall, then allgather, on this process: messages per phase and in all,
+// blocks sent.
 std::array<GraphLoad, 2> loads_of(const Neighborhood& neighborhood, Algorithm algorithm, int rank) {
   std::array<GraphLoad, 2> loads;
   for (Collective collective : {Collective::alltoall, Collective::allgather}) {
-    const Figures f = neighborhood.figures(algorithm, collective, rank);
-    loads[static_cast<std::size_t>(collective)] = {f.phases, f.messages, blocks_sent(f)};
+    Figures f = neighborhood.figures(algorithm, collective, rank);
+    loads[static_cast<std::size_t>(collective)] = {std::move(f.messages_per_phase), f.messages, blocks_sent(f)};
   }
   return loads;
 }
 
-// Every load replaced by its maximum over processes (agreed: one allreduce).
-void agree_on_maxima(MPI_Comm graph, std::span<std::array<GraphLoad, 2>> loads) {
+// Every load replaced by its maxima over processes, phase by phase (agreed: one allreduce). Every
+// schedule has at most `phases` phases (the largest budget: rule 67), which all processes know.
+void agree_on_maxima(MPI_Comm graph, std::span<std::array<GraphLoad, 2>> loads, int phases) {
+  const auto slots = static_cast<std::size_t>(phases);
   std::vector<int> values;
   for (const auto& both : loads)
-    for (const GraphLoad& load : both) values.insert(values.end(), {load.phases, load.messages, load.blocks_sent});
+    for (const GraphLoad& load : both) {
+      if (load.messages_per_phase.size() > slots) throw Error(Errc::intern, "a schedule over its phase budget");
+      std::vector<int> padded = load.messages_per_phase;
+      padded.resize(slots, 0);
+      values.insert(values.end(), padded.begin(), padded.end());
+      values.insert(values.end(), {load.messages, load.blocks_sent});
+    }
   allreduce_max(graph, values);
   auto value = values.begin();
   for (auto& both : loads)
     for (GraphLoad& load : both) {
-      load = {value[0], value[1], value[2]};
-      value += 3;
+      const auto end_of_phases = value + static_cast<std::ptrdiff_t>(slots);
+      load.messages_per_phase.assign(value, end_of_phases);
+      load.messages = end_of_phases[0];
+      load.blocks_sent = end_of_phases[1];
+      value = end_of_phases + 2;
     }
 }
 
 // The largest block for which the model predicts `combined` faster than `direct` for the slowest
-// process: combining saves phases × latency + messages × per-message overhead at no bytes and pays
-// for the blocks it forwards per byte. -1 where it saves nothing.
+// process: combining saves latencies and messages at no bytes and pays for the blocks it forwards
+// per byte. -1 where it saves nothing.
 long long largest_block_combined(const GraphLoad& direct, const GraphLoad& combined, const CostModel& model) {
   const double saved = predicted_seconds(direct, model, 0) - predicted_seconds(combined, model, 0);
   const double extra_bytes_per_block_byte = combined.blocks_sent - direct.blocks_sent;
@@ -149,7 +161,7 @@ void decide_automatically(MPI_Comm graph, int rank, GraphNeighborhood& neighbors
     neighbors.pattern = pattern;
     loads.push_back(loads_of(Neighborhood(neighbors), combining, rank));
   }
-  agree_on_maxima(graph, loads);
+  agree_on_maxima(graph, loads, *std::max_element(budgets.begin(), budgets.end()));
   const CostModel model = settings.profile.value_or(CostModel{});
   std::vector<double> predicted;
   for (std::size_t b = 0; b < budgets.size(); ++b) predicted.push_back(predicted_seconds(loads[0], loads[b + 1], model));

@@ -11,6 +11,7 @@ Figures figures_of(const Schedule& schedule) {
   Figures figures;
   figures.phases = schedule.communication_phases();
   figures.messages = schedule.messages();
+  for (const Phase& phase : schedule.phases) figures.messages_per_phase.push_back(static_cast<int>(phase.sends.size()));
   figures.sends_of_send_block.assign(static_cast<std::size_t>(schedule.send_blocks), 0);
   figures.sends_of_recv_block.assign(static_cast<std::size_t>(schedule.recv_blocks), 0);
   for (const Phase& phase : schedule.phases)
@@ -62,7 +63,13 @@ double predicted_seconds(const Figures& figures, const CostModel& model, std::sp
 }
 
 double predicted_seconds(const GraphLoad& load, const CostModel& model, double block_bytes) {
-  return load.phases * model.latency + load.messages * model.per_message + load.blocks_sent * block_bytes * model.per_byte;
+  double own_work = load.messages * model.per_message, lockstep = 0;
+  for (int messages : load.messages_per_phase)
+    if (messages > 0) {
+      own_work += model.latency;
+      lockstep += model.latency + messages * model.per_message;
+    }
+  return (own_work + lockstep) / 2 + load.blocks_sent * block_bytes * model.per_byte;
 }
 
 namespace {

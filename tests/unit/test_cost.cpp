@@ -22,6 +22,25 @@ Algorithm choice(const Offsets& offsets, Collective collective, const CostModel&
       model, send, recv);
 }
 
+// A graph schedule's load is judged between two bounds of its slowest path: the busiest process's
+// own work (a latency per phase anybody sends in, its messages) and phases in lockstep (per phase, a
+// latency and its busiest sender). On ER p = 64, δ = 0.4 (1 us a phase, 0.5 us a message, the
+// simulation's figures) budget 2 has phases of at most 16 and 15 messages and 22 at most in all,
+// budget 4 9, 7, 8, 8 and 16: midpoints 15.25 and 16 us, the order the simulation found (15.5 and
+// 17.5 us), which the busiest process alone (13 against 12 us) inverts. Figures list every phase.
+TEST(Cost, GraphLoadsLieBetweenOwnWorkAndLockstep) {
+  const CostModel model{1e-6, 0.5e-6, 1e-9};
+  const GraphLoad pairs{{16, 15}, 22, 40}, pairs_of_pairs{{9, 7, 8, 8}, 16, 50};
+  EXPECT_NEAR(predicted_seconds(pairs, model, 0), (13e-6 + 17.5e-6) / 2, 1e-12);
+  EXPECT_NEAR(predicted_seconds(pairs_of_pairs, model, 0), (12e-6 + 20e-6) / 2, 1e-12);
+  const GraphLoad with_an_empty_phase{{16, 0, 15}, 22, 40};
+  EXPECT_DOUBLE_EQ(predicted_seconds(with_an_empty_phase, model, 0), predicted_seconds(pairs, model, 0));
+  EXPECT_NEAR(predicted_seconds(pairs, model, 8), predicted_seconds(pairs, model, 0) + 40 * 8 * 1e-9, 1e-15);
+  const GraphLoad direct{{33}, 33, 33};
+  EXPECT_NEAR(predicted_seconds(direct, model, 0), 1e-6 + 33 * 0.5e-6, 1e-12);
+  EXPECT_EQ(neighborhood_figures(trivial, moore(3), Collective::alltoall).messages_per_phase, std::vector<int>{26});
+}
+
 TEST(Cost, FiguresOfTheMooreNeighborhood) {
   const Offsets offsets = moore(3);
   const Figures direct = neighborhood_figures(trivial, offsets, Collective::alltoall);

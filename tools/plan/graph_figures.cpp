@@ -19,9 +19,12 @@ namespace {
 std::optional<Figures> figures_of(const std::optional<Schedule>& schedule, int rank, int node_size) {
   if (!schedule) return std::nullopt;
   int off_node = 0;
-  for (const Phase& phase : schedule->phases)
+  std::vector<int> per_phase;
+  for (const Phase& phase : schedule->phases) {
+    per_phase.push_back(static_cast<int>(phase.sends.size()));
     for (const Message& send : phase.sends) off_node += node_size <= 0 || send.peer / node_size != rank / node_size;
-  return Figures{schedule->messages(), schedule->communication_phases(), schedule->volume(), off_node};
+  }
+  return Figures{schedule->messages(), schedule->communication_phases(), schedule->volume(), off_node, per_phase};
 }
 
 SetupFigures run_setup(const Graph& graph, const CombiningParameters& parameters, std::vector<CombiningPattern>& patterns) {
@@ -42,10 +45,17 @@ SetupFigures run_setup(const Graph& graph, const CombiningParameters& parameters
   return figures;
 }
 
+std::string joined(const std::vector<int>& values) {
+  std::string out;
+  for (std::size_t i = 0; i < values.size(); ++i) out += (i > 0 ? "," : "") + std::to_string(values[i]);
+  return out;
+}
+
 std::string json_figures(const std::optional<Figures>& f) {
   if (!f) return "null";
   return "{\"messages\":" + std::to_string(f->messages) + ",\"phases\":" + std::to_string(f->phases) +
-         ",\"volume\":" + std::to_string(f->volume) + ",\"off_node\":" + std::to_string(f->off_node) + "}";
+         ",\"volume\":" + std::to_string(f->volume) + ",\"off_node\":" + std::to_string(f->off_node) +
+         ",\"messages_per_phase\":[" + joined(f->messages_per_phase) + "]}";
 }
 
 std::string json_collective(const GraphFigures& figures, const std::vector<std::optional<Figures>>& per_algorithm) {

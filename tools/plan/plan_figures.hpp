@@ -18,6 +18,7 @@ struct Figures {
   int phases = 0;    // phases with at least one message (Schedule::communication_phases())
   int volume = 0;    // blocks sent, forwarding included (Schedule::volume())
   int off_node = 0;  // on a graph with --node-size: the sends to processes on other nodes
+  std::vector<int> messages_per_phase = {};  // on a graph: sends in each of the schedule's phases
 };
 
 // An algorithm's figures for both collectives; `error` set (figures empty) where its planner threw.

@@ -1,9 +1,12 @@
 #!/usr/bin/env python3
 """Which phase budget `auto` keeps on a graph (docs/graph-combining.md, "Choosing the phase budget"),
-at scale, from cartcoll-plan's simulated set-up: for budgets 2 and 4, the maxima over processes of
-each schedule's phases, messages and blocks sent, then the library's rule: per collective the faster
-of trivial and graph-combining at 8-byte blocks, alltoall and allgather summed, the smaller sum kept
-(a tie keeps 2). Usage: budget.py PATH/TO/cartcoll-plan > output.txt"""
+at scale, from cartcoll-plan's simulated set-up: for budgets 2 and 4, each schedule's most messages
+in each phase and in all and most blocks sent (maxima over processes), then the library's rule
+(predicted_seconds of a GraphLoad, include/cartcoll/cost.hpp): the midpoint of the busiest process's
+own work (a latency per phase that sends, its messages) and phases in lockstep (per phase, a latency
+and its most messages), plus the blocks' bytes; per
+collective the faster of trivial and graph-combining at 8-byte blocks, alltoall and allgather
+summed, the smaller sum kept (a tie keeps 2). Usage: budget.py PATH/TO/cartcoll-plan > output.md"""
 import json
 import subprocess
 import sys
@@ -19,6 +22,11 @@ graphs = [
     ("overlap p=1024 K=64 0.5", ["--overlap-graph", "1024", "64", "0.5", "1"]),
     ("overlap p=1024 K=64 1.0", ["--overlap-graph", "1024", "64", "1", "1"]),
     ("ER p=27 δ=0.5 (the suite's)", ["--erdos-renyi", "27", "0.5", "1"]),
+    ("ER p=64 δ=0.4 (simulated)", ["--erdos-renyi", "64", "0.4", "1"]),
+    ("ER p=128 δ=0.4 (simulated)", ["--erdos-renyi", "128", "0.4", "1"]),
+    ("ER p=512 δ=0.05 (simulated)", ["--erdos-renyi", "512", "0.05", "1"]),
+    ("overlap p=128 K=32 0.5 (simulated)", ["--overlap-graph", "128", "32", "0.5", "1"]),
+    ("overlap p=128 K=32 1.0 (simulated)", ["--overlap-graph", "128", "32", "1", "1"]),
 ]
 models = [  # name, seconds a phase, a message, a byte
     ("default (5 µs, 1 µs, 1 ns)", 5e-6, 1e-6, 1e-9),
@@ -33,17 +41,22 @@ def maxima(args, budget):
     loads = {}
     for collective in ("alltoall", "allgather"):
         for algorithm in ("trivial", "graph-combining"):
-            loads[collective, algorithm] = tuple(max(p[collective][algorithm][k] for p in processes)
-                                                 for k in ("phases", "messages", "volume"))
+            figures = [p[collective][algorithm] for p in processes]
+            phases = max(len(f["messages_per_phase"]) for f in figures)
+            per_phase = [max((f["messages_per_phase"] + [0] * phases)[k] for f in figures) for k in range(phases)]
+            loads[collective, algorithm] = (per_phase, max(f["messages"] for f in figures), max(f["volume"] for f in figures))
     return loads
 
 
 def seconds(load, model):
     _, phase, message, byte = model
-    return load[0] * phase + load[1] * message + load[2] * 8 * byte
+    sending = [m for m in load[0] if m > 0]
+    own_work = len(sending) * phase + load[1] * message
+    lockstep = sum(phase + m * message for m in sending)
+    return (own_work + lockstep) / 2 + load[2] * 8 * byte
 
 
-print("| graph | budget | alltoall: phases / messages / blocks (most) | allgather: the same | "
+print("| graph | budget | alltoall: most messages per phase / in all / blocks | allgather: the same | "
       + " | ".join(m[0] for m in models) + " |")
 print("| --- | --- | --- | --- | " + " | ".join("---" for _ in models) + " |")
 for name, args in graphs:
@@ -58,7 +71,10 @@ for name, args in graphs:
             mark = " **kept**" if chosen == b else ""
             cells.append(f"{predicted[b][i] * 1e6:.1f} µs{mark}")
         a, g = by_budget[b]["alltoall", "graph-combining"], by_budget[b]["allgather", "graph-combining"]
-        print(f"| {name if b == 2 else ''} | {b} | {a[0]} / {a[1]} / {a[2]} | {g[0]} / {g[1]} / {g[2]} | " + " | ".join(cells) + " |")
-    t = direct["alltoall", "trivial"]
-    print(f"| | trivial | 1 / {t[1]} / {t[2]} | 1 / {t[1]} / {direct['allgather', 'trivial'][2]} | | | |")
+        phases = lambda load: "+".join(str(m) for m in load[0])
+        print(f"| {name if b == 2 else ''} | {b} | {phases(a)} / {a[1]} / {a[2]} | {phases(g)} / {g[1]} / {g[2]} | "
+              + " | ".join(cells) + " |")
+    t, tg = direct["alltoall", "trivial"], direct["allgather", "trivial"]
+    print(f"| | trivial | {phases(t)} / {t[1]} / {t[2]} | {phases(tg)} / {tg[1]} / {tg[2]} | "
+          + " | ".join(f"{sum(seconds(direct[c, 'trivial'], m) for c in ('alltoall', 'allgather')) * 1e6:.1f} µs" for m in models) + " |")
     sys.stdout.flush()
