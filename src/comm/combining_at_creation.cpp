@@ -86,16 +86,19 @@ std::array<GraphLoad, 2> loads_of(const Neighborhood& neighborhood, Algorithm al
   return loads;
 }
 
-// Every load replaced by its maxima over processes, phase by phase (agreed: one allreduce). Every
-// schedule has at most `phases` phases (the largest budget: rule 67), which all processes know.
+// Every load replaced by its maxima over processes, phase by phase (agreed: one allreduce). A
+// schedule has at most `phases` phases (the largest budget: rule 67), which all processes know; were
+// one longer, its extra phases would count into the last slot, rather than one process failing alone
+// before a collective call.
 void agree_on_maxima(MPI_Comm graph, std::span<std::array<GraphLoad, 2>> loads, int phases) {
   const auto slots = static_cast<std::size_t>(phases);
   std::vector<int> values;
   for (const auto& both : loads)
     for (const GraphLoad& load : both) {
-      if (load.messages_per_phase.size() > slots) throw Error(Errc::intern, "a schedule over its phase budget");
       std::vector<int> padded = load.messages_per_phase;
-      padded.resize(slots, 0);
+      padded.resize(std::max(padded.size(), slots), 0);
+      padded[slots - 1] = *std::max_element(padded.begin() + static_cast<std::ptrdiff_t>(slots - 1), padded.end());
+      padded.resize(slots);
       values.insert(values.end(), padded.begin(), padded.end());
       values.insert(values.end(), {load.messages, load.blocks_sent});
     }
