@@ -133,8 +133,8 @@ constexpr std::array<int, 2> budget_candidates{2, 4};
 
 // The model's time for the slowest process, alltoall and allgather together, at 8-byte blocks (the
 // smallest the trial measures), each collective run by the faster of `direct` and `combined` there.
-double predicted_seconds(const std::array<GraphLoad, 2>& direct, const std::array<GraphLoad, 2>& combined,
-                         const CostModel& model) {
+double seconds_with_the_better_of(const std::array<GraphLoad, 2>& direct, const std::array<GraphLoad, 2>& combined,
+                                  const CostModel& model) {
   double seconds = 0;
   for (std::size_t c = 0; c < 2; ++c)
     seconds += std::min(predicted_seconds(direct[c], model, 8), predicted_seconds(combined[c], model, 8));
@@ -167,7 +167,8 @@ void decide_automatically(MPI_Comm graph, int rank, GraphNeighborhood& neighbors
   agree_on_maxima(graph, loads, *std::max_element(budgets.begin(), budgets.end()));
   const CostModel model = settings.profile.value_or(CostModel{});
   std::vector<double> predicted;
-  for (std::size_t b = 0; b < budgets.size(); ++b) predicted.push_back(predicted_seconds(loads[0], loads[b + 1], model));
+  for (std::size_t b = 0; b < budgets.size(); ++b)
+    predicted.push_back(seconds_with_the_better_of(loads[0], loads[b + 1], model));
   std::size_t best = 0;  // a larger budget must be faster by more than rounding: a tie keeps the smaller
   for (std::size_t b = 1; b < budgets.size(); ++b)
     if (predicted[b] < predicted[best] * (1 - 1e-9)) best = b;

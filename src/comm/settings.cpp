@@ -40,12 +40,16 @@ std::optional<std::string> info_value(MPI_Info info, const char* name) {
   return value;
 }
 
+// The environment variable's text, else the info key's; nullopt if neither is set.
+std::optional<std::string> setting_text(MPI_Info info, const char* variable, const char* key) {
+  const char* from_environment = std::getenv(variable);
+  if (from_environment != nullptr && *from_environment != '\0') return from_environment;
+  return info_value(info, key);
+}
+
 // The environment variable, else the info key, parsed as an int; `fallback` if neither is set.
 int integer_setting(MPI_Info info, const char* variable, const char* key, int fallback) {
-  const char* from_environment = std::getenv(variable);
-  std::optional<std::string> text;
-  if (from_environment != nullptr && *from_environment != '\0') text = from_environment;
-  else text = info_value(info, key);
+  const std::optional<std::string> text = setting_text(info, variable, key);
   if (!text) return fallback;
   char* end = nullptr;
   const long parsed = std::strtol(text->c_str(), &end, 10);
@@ -73,8 +77,7 @@ CombiningParameters combining_parameters(MPI_Info info) {
 }
 
 bool phase_budget_given(MPI_Info info) {
-  const char* from_environment = std::getenv("CARTCOLL_COMBINING_PHASES");
-  return (from_environment != nullptr && *from_environment != '\0') || info_value(info, "cartcoll_combining_phases").has_value();
+  return setting_text(info, "CARTCOLL_COMBINING_PHASES", "cartcoll_combining_phases").has_value();
 }
 
 std::optional<int> node_size_setting(MPI_Info info) {

@@ -11,16 +11,17 @@ Figures figures_of(const Schedule& schedule) {
   Figures figures;
   figures.phases = schedule.communication_phases();
   figures.messages = schedule.messages();
-  for (const Phase& phase : schedule.phases) figures.messages_per_phase.push_back(static_cast<int>(phase.sends.size()));
   figures.sends_of_send_block.assign(static_cast<std::size_t>(schedule.send_blocks), 0);
   figures.sends_of_recv_block.assign(static_cast<std::size_t>(schedule.recv_blocks), 0);
-  for (const Phase& phase : schedule.phases)
+  for (const Phase& phase : schedule.phases) {
+    figures.messages_per_phase.push_back(static_cast<int>(phase.sends.size()));
     for (const Message& send : phase.sends)
       for (const BlockRef& ref : send.blocks) {
         const BlockRef shape = schedule.shape_of(ref);
         auto& counts = shape.buffer == Buffer::send ? figures.sends_of_send_block : figures.sends_of_recv_block;
         ++counts.at(static_cast<std::size_t>(shape.block));
       }
+  }
   return figures;
 }
 
