@@ -19,6 +19,7 @@ namespace cartcoll {
 inline constexpr int no_process = -1;
 
 struct CombiningPattern;  // graph_combining.hpp
+struct RoutingPattern;    // graph_routing.hpp
 
 struct GraphView {
   int rank = 0;
@@ -28,6 +29,8 @@ struct GraphView {
   // What a distributed set-up learned about this process's neighborhood, for planners that need it
   // (PlannerEntry::needs_setup); null where none ran: such planners then plan without it.
   const CombiningPattern* pattern = nullptr;
+  // What the routing set-up learned (PlannerEntry::needs_routing); null where none ran.
+  const RoutingPattern* routing = nullptr;
 };
 
 // Every process's lists.

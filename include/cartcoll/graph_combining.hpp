@@ -82,14 +82,18 @@ struct SetupTraffic {
   double seconds = 0;      // its own compute, measured (thread CPU time in the simulated transport)
 };
 
-struct SimulatedSetup {
-  std::vector<CombiningPattern> patterns;  // per rank
-  std::vector<SetupTraffic> traffic;       // per rank
+// What a set-up run in the simulated transport cost.
+struct SetupCosts {
+  std::vector<SetupTraffic> traffic;  // per rank
   // Per round, the largest compute time and the most messages and bytes sent by one process: the
   // critical path of a lockstep run is the sum over rounds of these maxima.
   std::vector<double> round_seconds;
   std::vector<long long> round_messages;
   std::vector<long long> round_bytes;
+};
+
+struct SimulatedSetup : SetupCosts {
+  std::vector<CombiningPattern> patterns;  // per rank
 };
 
 // The set-up of every process of `graph` (consistent), run in lockstep rounds in this process.

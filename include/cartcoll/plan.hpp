@@ -44,6 +44,10 @@ struct PlannerEntry {
   // Whether plan_cartesian uses CartesianView::node_size; `auto` skips such a planner where the
   // processes share one node (it would plan the direct exchange).
   bool needs_nodes = false;
+  // Whether plan_graph uses GraphView::routing (graph_routing.hpp), the result of the routing
+  // set-up, which the MPI layer runs at graph creation where blocks are asserted to have one
+  // signature.
+  bool needs_routing = false;
 
   bool serves(Collective collective) const {
     return collective == Collective::alltoall ? serves_alltoall : serves_allgather;

@@ -68,6 +68,9 @@ CARTCOLL_API Peers peers_of(const Grid& grid, const Offsets& offsets, std::span<
 // every process has the same neighborhood as on an unbounded grid, so one process's schedule has
 // the neighborhood's figures. Error(Errc::dims) where it would have more than INT_MAX processes.
 CARTCOLL_API Grid unwrapped_torus(const Offsets& offsets);
+// A balanced factorization of `size` (at least 1) into `dims` (at least 1) extents, largest first:
+// MPI_Dims_create's answer with no dimension given.
+CARTCOLL_API std::vector<int> balanced_extents(int size, int dims);
 // The coordinates of the middle process (dims[k] / 2 in every dimension).
 CARTCOLL_API std::vector<int> middle_of(const Grid& grid);
 

@@ -1,9 +1,11 @@
-// simulate_combining_setup: every process's CombiningSetup over the simulated transport.
+// The set-ups of every process over the simulated transport: graph-combining's and graph-routing's.
 #include <memory>
 
 #include "cartcoll/error.hpp"
 #include "cartcoll/graph_combining.hpp"
+#include "cartcoll/graph_routing.hpp"
 #include "combining_setup.hpp"
+#include "routing_setup.hpp"
 #include "simulated_transport.hpp"
 
 namespace cartcoll {
@@ -25,13 +27,24 @@ SimulatedSetup simulate_combining_setup(const Graph& graph, const CombiningParam
     setups.push_back(std::make_unique<detail::CombiningSetup>(graph.view(rank), parameters));
     protocols.push_back(setups.back().get());
   }
-  detail::SimulatedRun run = detail::run_simulated(protocols);
-  SimulatedSetup result;
+  SimulatedSetup result{detail::run_simulated(protocols), {}};
   for (const auto& setup : setups) result.patterns.push_back(setup->pattern());
-  result.traffic = std::move(run.traffic);
-  result.round_seconds = std::move(run.round_seconds);
-  result.round_messages = std::move(run.round_messages);
-  result.round_bytes = std::move(run.round_bytes);
+  return result;
+}
+
+SimulatedRouting simulate_routing_setup(const Graph& graph, int dims) {
+  std::vector<int> extents = routing_extents(graph.size(), dims);
+  bool routes_alltoall = true;  // every process has a block to shape temporary blocks like
+  for (int rank = 0; rank < graph.size(); ++rank)
+    routes_alltoall = routes_alltoall && !(graph.sources(rank).empty() && graph.destinations(rank).empty());
+  std::vector<std::unique_ptr<detail::RoutingSetup>> setups;
+  std::vector<detail::RoundProtocol*> protocols;
+  for (int rank = 0; rank < graph.size(); ++rank) {
+    setups.push_back(std::make_unique<detail::RoutingSetup>(graph.view(rank), extents, routes_alltoall));
+    protocols.push_back(setups.back().get());
+  }
+  SimulatedRouting result{detail::run_simulated(protocols), {}};
+  for (const auto& setup : setups) result.patterns.push_back(setup->pattern());
   return result;
 }
 

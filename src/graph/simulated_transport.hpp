@@ -9,12 +9,8 @@
 
 namespace cartcoll::detail {
 
-struct SimulatedRun {
-  std::vector<SetupTraffic> traffic;      // per process
-  std::vector<double> round_seconds;      // per round: the slowest process's compute
-  std::vector<long long> round_messages;  // per round: the most messages one process sent
-  std::vector<long long> round_bytes;     // per round: the most bytes one process sent
-};
+// Per process and per round (cartcoll/graph_combining.hpp).
+using SimulatedRun = SetupCosts;
 
 // processes[r] is rank r's protocol. Error(Errc::intern) if their round counts differ or a parcel
 // names no process or carries no value.

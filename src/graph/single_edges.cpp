@@ -1,7 +1,9 @@
 #include "single_edges.hpp"
 
 #include <algorithm>
+#include <string>
 
+#include "cartcoll/error.hpp"
 #include "cartcoll/graph.hpp"
 
 namespace cartcoll::detail {
@@ -17,6 +19,19 @@ std::vector<int> single_neighbors(std::span<const int> neighbors, int self) {
     i = j;
   }
   return single;
+}
+
+SingleEdgeIndex::SingleEdgeIndex(std::span<const int> neighbors, int self) {
+  const std::vector<int> single = single_neighbors(neighbors, self);
+  for (std::size_t i = 0; i < neighbors.size(); ++i)
+    if (std::binary_search(single.begin(), single.end(), neighbors[i])) index_[neighbors[i]] = static_cast<int>(i);
+}
+
+int SingleEdgeIndex::operator()(int process) const {
+  const auto found = index_.find(process);
+  if (found == index_.end())
+    throw Error(Errc::intern, "the set-up's pattern names " + std::to_string(process) + ", no single-edge neighbor");
+  return found->second;
 }
 
 }  // namespace cartcoll::detail

@@ -31,31 +31,12 @@ namespace cartcoll::detail {
 
 namespace {
 
-// Block index of each single neighbor (single_edges.hpp) in `neighbors`.
-class SingleIndex {
- public:
-  SingleIndex(std::span<const int> neighbors, int self) {
-    const std::vector<int> single = single_neighbors(neighbors, self);
-    for (std::size_t i = 0; i < neighbors.size(); ++i)
-      if (std::binary_search(single.begin(), single.end(), neighbors[i])) index_[neighbors[i]] = static_cast<int>(i);
-  }
-  int operator()(int process) const {
-    const auto found = index_.find(process);
-    if (found == index_.end())
-      throw Error(Errc::intern, "the combining pattern names " + std::to_string(process) + ", no single-edge neighbor");
-    return found->second;
-  }
-
- private:
-  std::map<int, int> index_;
-};
-
 // Where the blocks this process carries are, by origin and receiver: its own send blocks and the
 // temps friends filled. An allgather exchange brings an origin's block once for all the receivers
 // it is for; the same origin may come again, for other receivers, in another phase.
 class CarriedBlocks {
  public:
-  CarriedBlocks(Schedule& schedule, const SingleIndex& out, int self)
+  CarriedBlocks(Schedule& schedule, const SingleEdgeIndex& out, int self)
       : schedule_(schedule), out_(out), self_(self), allgather_(schedule.collective == Collective::allgather) {}
 
   BlockRef at(int origin, int receiver) const {
@@ -77,7 +58,7 @@ class CarriedBlocks {
   BlockRef own(int receiver) const { return {Buffer::send, allgather_ ? 0 : out_(receiver)}; }
 
   Schedule& schedule_;
-  const SingleIndex& out_;
+  const SingleEdgeIndex& out_;
   int self_;
   bool allgather_;
   std::map<std::pair<int, int>, BlockRef> temps_;
@@ -155,7 +136,7 @@ Schedule plan_graph_combining(const GraphView& view, Collective collective) {
   std::vector<int> combined_out, combined_in;  // single neighbors served by combining, ascending
   std::vector<std::pair<int, Message>> combined_sends, combined_recvs;  // (phase, message)
   if (view.pattern != nullptr) {
-    const SingleIndex out(view.destinations, view.rank), in(view.sources, view.rank);
+    const SingleEdgeIndex out(view.destinations, view.rank), in(view.sources, view.rank);
     CarriedBlocks carried(schedule, out, view.rank);
     Bundles bundles;
     for (const CombiningStep& step : view.pattern->steps) {

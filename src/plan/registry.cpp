@@ -13,7 +13,8 @@
   X(combining_planner)                  \
   X(torus_planner)                      \
   X(graph_combining_planner)            \
-  X(node_combining_planner)
+  X(node_combining_planner)            \
+  X(graph_routing_planner)
 
 namespace cartcoll {
 

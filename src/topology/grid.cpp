@@ -20,6 +20,19 @@ Grid::Grid(std::vector<int> dims, std::vector<bool> periodic)
   size_ = static_cast<int>(size);
 }
 
+std::vector<int> balanced_extents(int size, int dims) {
+  if (size < 1 || dims < 1) throw Error(Errc::dims, "a balanced grid needs a positive size and dimension count");
+  std::vector<int> extents(static_cast<std::size_t>(dims), 1), primes;
+  for (int n = size, f = 2; n > 1; f += f == 2 ? 1 : 2) {
+    if (static_cast<long long>(f) * f > n) f = n;
+    for (; n % f == 0; n /= f) primes.push_back(f);
+  }
+  std::sort(primes.rbegin(), primes.rend());
+  for (int prime : primes) *std::min_element(extents.begin(), extents.end()) *= prime;
+  std::sort(extents.rbegin(), extents.rend());
+  return extents;
+}
+
 std::vector<int> Grid::coords_of(int rank) const {
   std::vector<int> coords(dims_.size());
   for (std::size_t k = dims_.size(); k-- > 0;) {

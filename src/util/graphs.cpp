@@ -8,6 +8,7 @@
 #include <random>
 #include <sstream>
 
+#include "cartcoll/topology.hpp"
 #include "cli.hpp"
 
 namespace cartcoll::graphs {
@@ -90,19 +91,6 @@ EdgeList overlap_graph(int size, int degree, double overlap, std::uint64_t seed)
 
 namespace {
 
-// A balanced factorization of `size` into `dims` factors, largest first (MPI_Dims_create's answer).
-std::vector<int> balanced_dims(int size, int dims) {
-  std::vector<int> extents(static_cast<std::size_t>(dims), 1), primes;
-  for (int n = size, f = 2; n > 1; f += f == 2 ? 1 : 2) {
-    if (static_cast<long long>(f) * f > n) f = n;
-    for (; n % f == 0; n /= f) primes.push_back(f);
-  }
-  std::sort(primes.rbegin(), primes.rend());
-  for (int prime : primes) *std::min_element(extents.begin(), extents.end()) *= prime;
-  std::sort(extents.rbegin(), extents.rend());
-  return extents;
-}
-
 // Every offset in [-radius, radius]^dims but zero, within the distance the neighborhood allows.
 std::vector<std::vector<int>> stencil_offsets(int dims, int radius, bool moore) {
   std::vector<std::vector<int>> offsets;
@@ -125,7 +113,7 @@ EdgeList stencil_graph(int size, int dims, int radius, bool moore) {
   EdgeList graph{size, {}, kind + "-" + std::to_string(size) + "-" + std::to_string(dims) + "-" + std::to_string(radius),
                  (moore ? "Moore" : "von Neumann") + std::string(" neighborhood as a graph, p=") + std::to_string(size) +
                      " D=" + std::to_string(dims) + " R=" + std::to_string(radius)};
-  const std::vector<int> extents = balanced_dims(size, dims);
+  const std::vector<int> extents = balanced_extents(size, dims);
   const auto offsets = stencil_offsets(dims, radius, moore);
   for (int from = 0; from < size; ++from) {
     std::vector<int> coords(extents.size());

@@ -53,6 +53,19 @@ inline std::pair<Blocks, Blocks> graph_blocks(const Graph& graph, Collective col
   return {send, recv};
 }
 
+// Blocks of one size (a regular alltoall or allgather, as planners that forward blocks through other
+// processes need: those size them by their own), with contents that depend on sender and block.
+inline std::pair<Blocks, Blocks> uniform_blocks(const Graph& graph, Collective collective, std::size_t size) {
+  Blocks send(static_cast<std::size_t>(graph.size())), recv(send.size());
+  for (int rank = 0; rank < graph.size(); ++rank) {
+    const auto blocks = collective == Collective::allgather ? 1 : graph.destinations(rank).size();
+    for (std::size_t j = 0; j < blocks; ++j) send[static_cast<std::size_t>(rank)].push_back(payload(rank, static_cast<int>(j), size));
+    for (std::size_t i = 0; i < graph.sources(rank).size(); ++i)
+      recv[static_cast<std::size_t>(rank)].push_back(sentinel(rank, static_cast<int>(i), size));
+  }
+  return {send, recv};
+}
+
 // The definition from the receiver's side, independent of the reference model's sender-side loop:
 // receive block i of Q, the k-th occurrence of P among Q's sources, holds the block P sends on the
 // k-th occurrence of Q among its destinations.

@@ -26,19 +26,6 @@ using test::Blocks;
 
 const Algorithm graph_combining = Algorithm::named("graph-combining");
 
-// Blocks of one size (a regular alltoall or allgather: graph-combining forwards blocks through
-// friends that size them by their own), with contents that depend on sender and block.
-std::pair<Blocks, Blocks> regular_blocks(const Graph& graph, Collective collective, std::size_t size) {
-  Blocks send(static_cast<std::size_t>(graph.size())), recv(send.size());
-  for (int rank = 0; rank < graph.size(); ++rank) {
-    const auto blocks = collective == Collective::allgather ? 1 : graph.destinations(rank).size();
-    for (std::size_t j = 0; j < blocks; ++j) send[static_cast<std::size_t>(rank)].push_back(test::payload(rank, static_cast<int>(j), size));
-    for (std::size_t i = 0; i < graph.sources(rank).size(); ++i)
-      recv[static_cast<std::size_t>(rank)].push_back(test::sentinel(rank, static_cast<int>(i), size));
-  }
-  return {send, recv};
-}
-
 struct Proof {
   ::testing::AssertionResult result = ::testing::AssertionSuccess();
   long long direct_messages = 0, combined_messages = 0;
@@ -59,7 +46,7 @@ Proof prove_combining(const Graph& graph, Collective collective, const Combining
     proof.combined_messages += schedules.back().messages();
     if (most_phases != nullptr) *most_phases = std::max(*most_phases, static_cast<int>(schedules.back().phases.size()));
   }
-  const auto [send, recv] = regular_blocks(graph, collective, 3);
+  const auto [send, recv] = test::uniform_blocks(graph, collective, 3);
   const Blocks expected = reference::exchange(graph, collective, send, recv);
   if (auto ok = test::matches_graph_definition(graph, collective, recv, expected); !ok) {
     proof.result = ::testing::AssertionFailure() << "reference model: " << ok.message();
@@ -405,7 +392,7 @@ TEST_P(CombiningProof, NodeCombiningPairsFriendsWithinANodeOnly) {
           schedules.push_back(plan(node_combining, view, GetParam()));
           combined_off_node += off_node(schedules.back(), rank);
         }
-        const auto [send, recv] = regular_blocks(graph, GetParam(), 3);
+        const auto [send, recv] = test::uniform_blocks(graph, GetParam(), 3);
         const Blocks expected = reference::exchange(graph, GetParam(), send, recv);
         ASSERT_TRUE(test::simulates_to(schedules, send, recv, expected))
             << "case " << c << ", nodes of " << node_size << ", " << phases << " phases";

@@ -27,21 +27,39 @@ std::optional<Figures> figures_of(const std::optional<Schedule>& schedule, int r
   return Figures{schedule->messages(), schedule->communication_phases(), schedule->volume(), off_node, per_phase};
 }
 
+SetupFigures setup_figures_of(SetupCosts costs, double wall_seconds) {
+  SetupFigures figures;
+  figures.wall_seconds = wall_seconds;
+  figures.rounds = static_cast<int>(costs.round_seconds.size());
+  figures.traffic = std::move(costs.traffic);
+  for (const SetupTraffic& traffic : figures.traffic) figures.most_compute = std::max(figures.most_compute, traffic.seconds);
+  for (std::size_t r = 0; r < costs.round_seconds.size(); ++r) {
+    figures.path_compute += costs.round_seconds[r];
+    figures.path_messages += costs.round_messages[r];
+    figures.path_bytes += costs.round_bytes[r];
+  }
+  return figures;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
 SetupFigures run_setup(const Graph& graph, const CombiningParameters& parameters, std::vector<CombiningPattern>& patterns) {
   const auto start = std::chrono::steady_clock::now();
   SimulatedSetup setup = simulate_combining_setup(graph, parameters);
-  SetupFigures figures;
-  figures.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  SetupFigures figures = setup_figures_of(std::move(setup), seconds_since(start));
   figures.parameters = parameters;
-  figures.rounds = static_cast<int>(setup.round_seconds.size());
-  figures.traffic = std::move(setup.traffic);
-  for (const SetupTraffic& traffic : figures.traffic) figures.most_compute = std::max(figures.most_compute, traffic.seconds);
-  for (std::size_t r = 0; r < setup.round_seconds.size(); ++r) {
-    figures.path_compute += setup.round_seconds[r];
-    figures.path_messages += setup.round_messages[r];
-    figures.path_bytes += setup.round_bytes[r];
-  }
   patterns = std::move(setup.patterns);
+  return figures;
+}
+
+SetupFigures run_routing_setup(const Graph& graph, int dims, std::vector<RoutingPattern>& patterns) {
+  const auto start = std::chrono::steady_clock::now();
+  SimulatedRouting routing = simulate_routing_setup(graph, dims > 0 ? dims : default_routing_dims(graph.size()));
+  SetupFigures figures = setup_figures_of(std::move(routing), seconds_since(start));
+  patterns = std::move(routing.patterns);
+  if (!patterns.empty()) figures.extents = patterns.front().extents;
   return figures;
 }
 
@@ -112,6 +130,20 @@ Means means_of(const std::vector<SetupTraffic>& traffic) {
   return means;
 }
 
+std::string json_routing_setup(const GraphFigures& figures) {
+  if (!figures.routing_setup) return "null";
+  const SetupFigures& s = *figures.routing_setup;
+  const Means means = means_of(s.traffic);
+  char text[400];
+  std::snprintf(text, sizeof text,
+                "{\"extents\":[%s],\"rounds\":%d,\"mean_messages\":%.2f,\"max_messages\":%lld,\"mean_bytes\":%.1f,"
+                "\"max_bytes\":%lld,\"path_messages\":%lld,\"path_bytes\":%lld,\"path_compute_s\":%.6f,"
+                "\"critical_path_s\":%.6f}",
+                joined(s.extents).c_str(), s.rounds, means.messages, means.most_messages, means.bytes, means.most_bytes,
+                s.path_messages, s.path_bytes, s.path_compute, s.critical_path(CostModel{}, figures.size));
+  return text;
+}
+
 std::string json_setup(const GraphFigures& figures) {
   if (!figures.setup) return "null";
   const SetupFigures& s = *figures.setup;
@@ -148,6 +180,20 @@ std::string setup_text(const GraphFigures& figures) {
   return text;
 }
 
+std::string routing_setup_text(const GraphFigures& figures) {
+  if (!figures.routing_setup) return "";
+  const SetupFigures& s = *figures.routing_setup;
+  const Means means = means_of(s.traffic);
+  char text[600];
+  std::snprintf(text, sizeof text,
+                "\ngraph-routing's set-up on the grid %s (simulated transport): %d rounds; per process sent: %.1f "
+                "messages (most %lld), %.0f bytes (most %lld)\n  critical path: %lld messages, %lld bytes, %.4f s "
+                "compute; with the model above: %.4f s\n",
+                joined(s.extents).c_str(), s.rounds, means.messages, means.most_messages, means.bytes, means.most_bytes,
+                s.path_messages, s.path_bytes, s.path_compute, s.critical_path(CostModel{}, figures.size));
+  return text;
+}
+
 std::string verification_text(const GraphFigures& figures) {
   std::string text;
   for (std::size_t a = 0; a < figures.wrong_bytes.size(); ++a)
@@ -179,11 +225,14 @@ GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& optio
   // The set-up's patterns by node size: graph-combining pairs friends anywhere (0), node-combining
   // within nodes of options.combining.node_size; the first set-up's figures are reported.
   std::map<int, std::vector<CombiningPattern>> patterns;
+  std::vector<RoutingPattern> routes;  // graph-routing's, per rank
   auto node_size_of = [&](const PlannerEntry& planner) { return planner.needs_nodes ? options.combining.node_size : 0; };
   for (const PlannerEntry& planner : planners())
     if (planner.serves(NeighborhoodKind::graph)) {
       graph_planners.push_back(&planner);
       figures.algorithms.emplace_back(planner.name);
+      if (planner.needs_routing && !figures.routing_setup)
+        figures.routing_setup = run_routing_setup(graph, options.routing_dims, routes);
       if (!planner.needs_setup || patterns.count(node_size_of(planner)) > 0) continue;
       CombiningParameters parameters = options.combining;
       parameters.node_size = node_size_of(planner);
@@ -199,6 +248,7 @@ GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& optio
       view.pattern = graph_planners[a]->needs_setup
                          ? &patterns.at(node_size_of(*graph_planners[a]))[static_cast<std::size_t>(rank)]
                          : nullptr;
+      view.routing = graph_planners[a]->needs_routing ? &routes.at(static_cast<std::size_t>(rank)) : nullptr;
       for (const Collective collective : {Collective::alltoall, Collective::allgather}) {
         std::optional<Schedule> schedule;
         if (graph_planners[a]->serves(collective)) schedule = plan(Algorithm::named(graph_planners[a]->name), view, collective);
@@ -220,7 +270,8 @@ GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& optio
 
 std::string to_json(const GraphFigures& figures) {
   std::string out = "{\"p\":" + std::to_string(figures.size) + ",\"edges\":" + std::to_string(figures.edges) +
-                    ",\"setup\":" + json_setup(figures) + ",\"processes\":[";
+                    ",\"setup\":" + json_setup(figures) + ",\"routing_setup\":" + json_routing_setup(figures) +
+                    ",\"processes\":[";
   for (std::size_t r = 0; r < figures.processes.size(); ++r) {
     const ProcessFigures& process = figures.processes[r];
     if (r > 0) out += ",";
@@ -254,7 +305,7 @@ std::string to_table(const GraphFigures& figures) {
       if (nodes) out << "  " << static_cast<double>(off_node.total) / processes;
       out << "\n";
     }
-  out << setup_text(figures) << verification_text(figures);
+  out << setup_text(figures) << routing_setup_text(figures) << verification_text(figures);
   out << "\nper process: rank, in-degree, out-degree, then messages/phases/volume per planner and collective\n";
   for (const ProcessFigures& process : figures.processes) {
     out << process.rank << " " << process.in << " " << process.out;

@@ -8,6 +8,7 @@
 #include "cartcoll/cost.hpp"
 #include "cartcoll/graph.hpp"
 #include "cartcoll/graph_combining.hpp"
+#include "cartcoll/graph_routing.hpp"
 #include "plan_figures.hpp"
 
 namespace cartcoll::plan_tool {
@@ -19,10 +20,11 @@ struct ProcessFigures {
   std::vector<std::optional<Figures>> alltoall, allgather;
 };
 
-// The distributed set-up that planners with PlannerEntry::needs_setup plan from, run for every
-// process over the simulated transport.
+// A distributed set-up that planners plan from (PlannerEntry::needs_setup, needs_routing), run for
+// every process over the simulated transport.
 struct SetupFigures {
-  CombiningParameters parameters;
+  CombiningParameters parameters;  // graph-combining's set-up
+  std::vector<int> extents;        // the routing set-up's grid
   int rounds = 0;
   std::vector<SetupTraffic> traffic;            // per process
   long long path_messages = 0, path_bytes = 0;  // sums over the rounds of one process's most
@@ -43,7 +45,8 @@ struct GraphFigures {
   int node_size = 0;  // --node-size: Figures::off_node counts sends that leave a node of this many ranks
   std::vector<std::string> algorithms;  // the registered planners that serve graphs, in registry order
   std::vector<ProcessFigures> processes;
-  std::optional<SetupFigures> setup;    // when a planner needs it
+  std::optional<SetupFigures> setup;          // when a planner needs it
+  std::optional<SetupFigures> routing_setup;  // when a planner needs it
   // Per planner, [alltoall, allgather]: received bytes the simulator found different from the
   // reference model; -1 where not verified.
   std::vector<std::pair<long long, long long>> wrong_bytes;
@@ -52,6 +55,7 @@ struct GraphFigures {
 struct GraphOptions {
   CombiningParameters combining;
   bool verify = false;  // run every schedule in the simulator against the reference model
+  int routing_dims = 0;  // graph-routing's grid (0: default_routing_dims)
 };
 
 GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& options = {});

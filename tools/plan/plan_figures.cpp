@@ -203,13 +203,16 @@ const char* usage() {
       "  --threshold T --steps S --candidates K --matching-rounds R --phases P   its parameters\n"
       "  --node-size N            node-combining's friends only within nodes of N consecutive ranks\n"
       "                           (default 0: anywhere, as graph-combining's)\n"
+      "  --routing-dims D         graph-routing's grid dimensions (default: extents near 4)\n"
       "  --verify                 run every schedule in the simulator against the reference model\n";
   return text.c_str();
 }
 
 namespace {
 
-int* combining_parameter(CombiningParameters& parameters, const std::string& option) {
+int* graph_parameter(Request& request, const std::string& option) {
+  if (option == "--routing-dims") return &request.routing_dims;
+  CombiningParameters& parameters = request.combining;
   if (option == "--threshold") return &parameters.threshold;
   if (option == "--steps") return &parameters.steps;
   if (option == "--candidates") return &parameters.candidates;
@@ -235,7 +238,7 @@ std::optional<Request> parse_command_line(const std::vector<std::string>& args, 
       request.json = true;
     } else if (arg == "--verify") {
       request.verify = true;
-    } else if (int* parameter = combining_parameter(request.combining, arg)) {
+    } else if (int* parameter = graph_parameter(request, arg)) {
       const auto value = i + 1 < args.size() ? cli::parse_int(args[++i]) : std::nullopt;
       if (!value) {
         error = arg + " takes an integer";

@@ -64,6 +64,7 @@ struct Request {
   bool json = false;
   bool help = false;
   CombiningParameters combining;  // --threshold, --steps, --candidates, --matching-rounds (graphs)
+  int routing_dims = 0;           // --routing-dims (graphs; 0: default_routing_dims)
   bool verify = false;            // --verify (graphs)
   std::string description;  // e.g. "box d=3 n=3 first=-1 without zero"
 };

@@ -1,0 +1,33 @@
+#pragma once
+// The routing set-up (cartcoll/graph_routing.hpp) as one process's round protocol: one round per
+// grid dimension. In round k a process sends every block it holds whose destination differs from
+// it in coordinate k to the process with that coordinate corrected, as (origin, destination) pairs
+// in ascending order: exactly the messages of the schedule's phase k, carrying names instead of
+// data. What arrives is the process's arrivals of phase k; the blocks not yet at their destination
+// stay held. Only single edges (single_edges.hpp) are routed.
+#include <vector>
+
+#include "cartcoll/graph.hpp"
+#include "cartcoll/graph_routing.hpp"
+#include "transport.hpp"
+
+namespace cartcoll::detail {
+
+class RoutingSetup final : public RoundProtocol {
+ public:
+  // routes_alltoall: RoutingPattern's, agreed by the caller.
+  RoutingSetup(const GraphView& view, std::vector<int> extents, bool routes_alltoall);
+
+  int rounds() const override { return static_cast<int>(pattern_.extents.size()); }
+  std::vector<Parcel> outgoing(int round) override;
+  void incoming(int round, std::vector<Parcel> parcels) override;
+
+  const RoutingPattern& pattern() const { return pattern_; }
+
+ private:
+  int rank_;
+  std::vector<RoutedBlock> held_;  // ascending: blocks here and not for this process
+  RoutingPattern pattern_;
+};
+
+}  // namespace cartcoll::detail
