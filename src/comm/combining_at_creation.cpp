@@ -7,12 +7,14 @@
 #include <numeric>
 #include <optional>
 #include <sstream>
+#include <string>
 #include <vector>
 
 #include "../exec/mpi_check.hpp"
 #include "../graph/combining_setup.hpp"
 #include "../graph/lockstep.hpp"
 #include "../graph/mpi_transport.hpp"
+#include "../graph/routing_setup.hpp"
 #include "../graph/single_edges.hpp"
 #include "cartcoll/cost.hpp"
 #include "cartesian_detection.hpp"
@@ -23,41 +25,61 @@ namespace cartcoll::detail {
 
 namespace {
 
-// The registered planner that `auto` combines with on graphs: the first that plans from the set-up
-// (graph-combining; node-combining, registered after it, is the same with friends within a node).
-std::optional<Algorithm> setup_planner() {
+// The first registered planner that serves graphs and needs `what` of the set-ups: graph-combining's
+// pattern (node-combining, registered after it, is the same with friends within a node) or
+// graph-routing's.
+std::optional<Algorithm> first_planner(bool PlannerEntry::*what) {
   const auto table = planners();
   for (std::size_t i = 0; i < table.size(); ++i)
-    if (table[i].needs_setup && table[i].serves(NeighborhoodKind::graph)) return Algorithm::from_id(static_cast<int>(i));
+    if (table[i].*what && table[i].serves(NeighborhoodKind::graph)) return Algorithm::from_id(static_cast<int>(i));
   return std::nullopt;
 }
 
-// Whether the set-up runs: always for a forced planner that needs it; under `auto` where processes
+// Whether the set-ups run: always for a forced planner that needs one; under `auto` where processes
 // have on average 2Θ single out-neighbors or more, so that friends sharing Θ of them can be common
 // (collective: one allreduce, so all decide alike). Sparser graphs (PETSc's, a ring) pay nothing.
 bool runs_setup(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors, const Settings& settings) {
-  if (!settings.algorithm.is_automatic()) return settings.algorithm.planner().needs_setup;
-  if (!setup_planner()) return false;
+  if (!settings.algorithm.is_automatic())
+    return settings.algorithm.planner().needs_setup || settings.algorithm.planner().needs_routing;
+  if (!first_planner(&PlannerEntry::needs_setup)) return false;
   long long total = static_cast<long long>(single_neighbors(neighbors.destinations, rank).size());
   allreduce_sum(graph, std::span<long long>(&total, 1));
   return total >= 2LL * settings.combining.threshold * neighbors.size;
 }
 
-// The set-up once for each of `budgets` (phase budgets), in lockstep: the rounds of one set-up, at
-// most one message a peer a round. A pattern per budget.
-std::vector<std::shared_ptr<const CombiningPattern>> run_setups(MPI_Comm graph, int rank,
-                                                                const GraphNeighborhood& neighbors,
-                                                                const CombiningParameters& parameters,
-                                                                std::span<const int> budgets) {
+// The routing set-up of this process on the grid settings.routing gives, with whether alltoall is
+// routed (every process has a block: one allreduce).
+std::unique_ptr<RoutingSetup> routing_setup(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors,
+                                            const RoutingSettings& settings) {
+  int without_blocks = neighbors.sources.empty() && neighbors.destinations.empty() ? 1 : 0;
+  allreduce_max(graph, std::span<int>(&without_blocks, 1));
+  const int dims = settings.dims > 0 ? settings.dims : default_routing_dims(neighbors.size);
+  return std::make_unique<RoutingSetup>(GraphView{rank, neighbors.size, neighbors.sources, neighbors.destinations},
+                                        routing_extents(neighbors.size, dims), without_blocks == 0);
+}
+
+// What the set-ups found: graph-combining's pattern per phase budget asked for, and the routing
+// pattern where asked for.
+struct SetupResults {
+  std::vector<std::shared_ptr<const CombiningPattern>> patterns;
+  std::shared_ptr<const RoutingPattern> routing;
+};
+
+// graph-combining's set-up once for each of `budgets` (phase budgets) and, where `route`, the routing
+// set-up, all in lockstep: the rounds of the longest, at most one message a peer a round.
+SetupResults run_setups(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors, const Settings& settings,
+                        std::span<const int> budgets, bool route) {
   std::vector<std::unique_ptr<CombiningSetup>> setups;
   std::vector<RoundProtocol*> protocols;
   for (int budget : budgets) {
-    CombiningParameters with_budget = parameters;
+    CombiningParameters with_budget = settings.combining;
     with_budget.phases = budget;
     setups.push_back(std::make_unique<CombiningSetup>(
         GraphView{rank, neighbors.size, neighbors.sources, neighbors.destinations}, with_budget));
     protocols.push_back(setups.back().get());
   }
+  std::unique_ptr<RoutingSetup> routing = route ? routing_setup(graph, rank, neighbors, settings.routing) : nullptr;
+  if (routing) protocols.push_back(routing.get());
   const LibraryComm scratch(graph);  // the set-up's messages never meet the user's
   if (protocols.size() == 1) {
     run_over_mpi(scratch.get(), *protocols.front());
@@ -65,9 +87,10 @@ std::vector<std::shared_ptr<const CombiningPattern>> run_setups(MPI_Comm graph, 
     LockstepProtocols lockstep(protocols);
     run_over_mpi(scratch.get(), lockstep);
   }
-  std::vector<std::shared_ptr<const CombiningPattern>> patterns;
-  for (const auto& setup : setups) patterns.push_back(std::make_shared<const CombiningPattern>(setup->pattern()));
-  return patterns;
+  SetupResults results;
+  for (const auto& setup : setups) results.patterns.push_back(std::make_shared<const CombiningPattern>(setup->pattern()));
+  if (routing) results.routing = std::make_shared<const RoutingPattern>(routing->pattern());
+  return results;
 }
 
 int blocks_sent(const Figures& figures) {
@@ -141,42 +164,73 @@ double seconds_with_the_better_of(const std::array<GraphLoad, 2>& direct, const 
   return seconds;
 }
 
-// CARTCOLL_VERBOSE_AUTO's line for the budget chosen.
-void report_budgets(std::span<const int> budgets, std::span<const double> predicted, std::size_t chosen) {
+// A schedule `auto` may keep on a graph: graph-combining with one phase budget's pattern, or
+// graph-routing with the routing pattern.
+struct Candidate {
+  Algorithm algorithm;
+  std::shared_ptr<const CombiningPattern> pattern;
+  std::shared_ptr<const RoutingPattern> routing;
+  std::string label;  // for CARTCOLL_VERBOSE_AUTO
+};
+
+std::vector<Candidate> candidates_of(const SetupResults& results, std::span<const int> budgets) {
+  std::vector<Candidate> candidates;
+  for (std::size_t b = 0; b < budgets.size(); ++b)
+    candidates.push_back({*first_planner(&PlannerEntry::needs_setup), results.patterns[b], nullptr,
+                          "graph-combining, budget " + std::to_string(budgets[b])});
+  if (results.routing)
+    candidates.push_back({*first_planner(&PlannerEntry::needs_routing), nullptr, results.routing,
+                          "graph-routing on " + std::to_string(results.routing->extents.size()) + " dimensions"});
+  return candidates;
+}
+
+// CARTCOLL_VERBOSE_AUTO's line for the candidate chosen.
+void report_candidates(std::span<const Candidate> candidates, std::span<const double> predicted, std::size_t chosen) {
   std::ostringstream line;
-  line << "cartcoll auto: graph-combining's phase budget by the model, slowest process at 8-byte blocks:";
-  for (std::size_t b = 0; b < predicted.size(); ++b) line << ' ' << budgets[b] << ": " << predicted[b] * 1e6 << " us;";
-  line << " chose " << budgets[chosen] << '\n';
+  line << "cartcoll auto: on this graph by the model, slowest process at 8-byte blocks:";
+  for (std::size_t c = 0; c < predicted.size(); ++c) line << ' ' << candidates[c].label << ": " << predicted[c] * 1e6 << " us;";
+  line << " chose " << candidates[chosen].label << '\n';
   std::fputs(line.str().c_str(), stderr);
 }
 
-// `auto`'s decision on a graph where the set-up runs: the set-up for each phase budget (the one
-// given, else each candidate, in lockstep), then one allreduce of every schedule's load. The pattern
-// kept is the budget the model predicts fastest (a tie keeps the smaller); the verdict per collective
-// is the largest block for which the model predicts that pattern faster than the direct exchange.
+// The most phases any candidate's schedule may have: the largest budget (rule 67), the grid's dimensions.
+int most_phases(std::span<const int> budgets, const SetupResults& results) {
+  const int budget = *std::max_element(budgets.begin(), budgets.end());
+  return results.routing ? std::max(budget, static_cast<int>(results.routing->extents.size())) : budget;
+}
+
+// `auto`'s decision on a graph where the set-up runs: graph-combining's set-up for each phase budget
+// (the one given, else each candidate) and, where blocks are asserted uniform, the routing set-up, in
+// lockstep; then one allreduce of every schedule's load. The schedule kept is the one the model
+// predicts fastest (a tie keeps the earlier: the smaller budget, combining before routing); the
+// verdict per collective is the largest block for which the model predicts it faster than the direct
+// exchange.
 void decide_automatically(MPI_Comm graph, int rank, GraphNeighborhood& neighbors, const Settings& settings) {
   std::vector<int> budgets{settings.combining.phases};
   if (settings.choose_phase_budget) budgets.assign(budget_candidates.begin(), budget_candidates.end());
-  const Algorithm direct = Algorithm::named("trivial"), combining = *setup_planner();
+  const Algorithm direct = Algorithm::named("trivial");
   std::vector<std::array<GraphLoad, 2>> loads{loads_of(Neighborhood(neighbors), direct, rank)};
-  const auto patterns = run_setups(graph, rank, neighbors, settings.combining, budgets);
-  for (const auto& pattern : patterns) {
-    neighbors.pattern = pattern;
-    loads.push_back(loads_of(Neighborhood(neighbors), combining, rank));
+  const SetupResults results = run_setups(graph, rank, neighbors, settings, budgets, settings.routing.uniform_blocks);
+  const std::vector<Candidate> candidates = candidates_of(results, budgets);
+  for (const Candidate& candidate : candidates) {
+    neighbors.pattern = candidate.pattern;
+    neighbors.routing = candidate.routing;
+    loads.push_back(loads_of(Neighborhood(neighbors), candidate.algorithm, rank));
   }
-  agree_on_maxima(graph, loads, *std::max_element(budgets.begin(), budgets.end()));
+  agree_on_maxima(graph, loads, most_phases(budgets, results));
   const CostModel model = settings.profile.value_or(CostModel{});
   std::vector<double> predicted;
-  for (std::size_t b = 0; b < budgets.size(); ++b)
-    predicted.push_back(seconds_with_the_better_of(loads[0], loads[b + 1], model));
-  std::size_t best = 0;  // a larger budget must be faster by more than rounding: a tie keeps the smaller
-  for (std::size_t b = 1; b < budgets.size(); ++b)
-    if (predicted[b] < predicted[best] * (1 - 1e-9)) best = b;
-  if (rank == 0 && settings.verbose_auto && budgets.size() > 1) report_budgets(budgets, predicted, best);
+  for (std::size_t c = 0; c < candidates.size(); ++c)
+    predicted.push_back(seconds_with_the_better_of(loads[0], loads[c + 1], model));
+  std::size_t best = 0;  // a later candidate must be faster by more than rounding
+  for (std::size_t c = 1; c < candidates.size(); ++c)
+    if (predicted[c] < predicted[best] * (1 - 1e-9)) best = c;
+  if (rank == 0 && settings.verbose_auto && candidates.size() > 1) report_candidates(candidates, predicted, best);
   std::array<long long, 2> up_to{};
   for (std::size_t c = 0; c < 2; ++c) up_to[c] = largest_block_combined(loads[0][c], loads[best + 1][c], model);
-  neighbors.pattern = patterns[best];
-  neighbors.auto_combining = CombiningVerdict{direct, combining, up_to};
+  neighbors.pattern = candidates[best].pattern;
+  neighbors.routing = candidates[best].routing;
+  neighbors.auto_combining = CombiningVerdict{direct, candidates[best].algorithm, up_to};
 }
 
 }  // namespace
@@ -193,9 +247,11 @@ Neighborhood neighborhood_at_creation(MPI_Comm parent, MPI_Comm graph, int rank,
   if (!runs_setup(graph, rank, neighbors, settings)) return detected;
   if (settings.algorithm.is_automatic()) {
     decide_automatically(graph, rank, neighbors, settings);
+  } else if (settings.algorithm.planner().needs_routing) {
+    neighbors.routing = run_setups(graph, rank, neighbors, settings, {}, true).routing;
   } else {
     const int given[] = {settings.combining.phases};
-    neighbors.pattern = run_setups(graph, rank, neighbors, settings.combining, given).front();
+    neighbors.pattern = run_setups(graph, rank, neighbors, settings, given, false).patterns.front();
   }
   return Neighborhood(std::move(neighbors));
 }

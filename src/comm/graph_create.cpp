@@ -55,6 +55,7 @@ struct Arguments {
   Algorithm algorithm = Algorithm::automatic();
   CombiningParameters combining;
   bool choose_phase_budget = false;  // Settings::choose_phase_budget
+  RoutingSettings routing;
   std::optional<int> node_size;  // node_size_setting
   int max_tag = 0, rank = 0;
 };
@@ -71,6 +72,7 @@ Arguments<Spec> read_arguments(MPI_Comm comm, MPI_Info info, const Parse& parse,
     arguments.algorithm = effective_algorithm(info, Algorithm::automatic());
     arguments.combining = combining_parameters(info);
     arguments.choose_phase_budget = !phase_budget_given(info);
+    arguments.routing = routing_settings(info, arguments.algorithm);
     arguments.node_size = node_size_setting(info);
     arguments.spec = parse();
     check_spec(*arguments.spec, size);
@@ -87,10 +89,11 @@ void agree_on_arguments(MPI_Comm comm, const Arguments<Spec>& arguments, bool we
   const int must_match[] = {arguments.algorithm.id(),         arguments.max_tag,
                             weighted ? 1 : 0,                   arguments.combining.threshold,
                             arguments.combining.steps,          arguments.combining.phases,
-                            arguments.choose_phase_budget ? 1 : 0, arguments.node_size.value_or(0)};
+                            arguments.choose_phase_budget ? 1 : 0, arguments.node_size.value_or(0),
+                            arguments.routing.uniform_blocks ? 1 : 0, arguments.routing.dims};
   agree(comm, arguments.error, must_match,
         Error(Errc::arg, "processes passed different algorithms, CARTCOLL_MAX_TAG, weighted and unweighted graphs, "
-                         "combining parameters or node sizes"));
+                         "combining parameters, node sizes or routing settings"));
 }
 
 // Every process tells each of its destinations how often it names it; each process compares what it
@@ -205,6 +208,7 @@ MPI_Comm create_graph_adjacent(MPI_Comm comm, const std::function<GraphSpec()>& 
   Settings settings = settings_at_creation(comm, arguments.algorithm, arguments.max_tag);
   settings.combining = arguments.combining;
   settings.choose_phase_budget = arguments.choose_phase_budget;
+  settings.routing = arguments.routing;
   return make_graph(comm, spec, info, reorder, settings, arguments.node_size);
 }
 
@@ -283,6 +287,7 @@ MPI_Comm create_graph(MPI_Comm comm, const std::function<EdgeSpec()>& parse, MPI
   Settings settings = settings_at_creation(comm, arguments.algorithm, arguments.max_tag);
   settings.combining = arguments.combining;
   settings.choose_phase_budget = arguments.choose_phase_budget;
+  settings.routing = arguments.routing;
   return make_graph(comm, adjacent_of(received, weighted), info, reorder, settings, arguments.node_size);
 }
 
@@ -294,14 +299,16 @@ void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info) {
     settings.algorithm = effective_algorithm(info, Algorithm::automatic());
     settings.combining = combining_parameters(info);
     settings.choose_phase_budget = !phase_budget_given(info);
+    settings.routing = routing_settings(info, settings.algorithm);
     node_size = node_size_setting(info);
   } catch (const Error& local) {
     error = local;
   }
   const int must_match[] = {settings.algorithm.id(), settings.combining.threshold, settings.combining.steps,
-                            settings.combining.phases, settings.choose_phase_budget ? 1 : 0, node_size.value_or(0)};
+                            settings.combining.phases, settings.choose_phase_budget ? 1 : 0, node_size.value_or(0),
+                            settings.routing.uniform_blocks ? 1 : 0, settings.routing.dims};
   agree(graph, error, must_match,
-        Error(Errc::arg, "processes passed different algorithms, combining parameters or node sizes"));
+        Error(Errc::arg, "processes passed different algorithms, combining parameters, node sizes or routing settings"));
   set_graph_node_size(graph, node_size, settings);
   Weights weights;
   Neighborhood read = neighborhood_of_topology(graph, weights);
@@ -310,7 +317,8 @@ void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info) {
   int rank = 0;
   check(MPI_Comm_rank(graph, &rank), "MPI_Comm_rank");
   Neighborhood neighborhood = neighborhood_at_creation(parent, graph, rank, std::move(neighbors), settings);
-  const bool combined = neighborhood.graph() != nullptr && neighborhood.graph()->pattern != nullptr;
+  const bool combined = neighborhood.graph() != nullptr &&
+                        (neighborhood.graph()->pattern != nullptr || neighborhood.graph()->routing != nullptr);
   if (neighborhood.kind() != NeighborhoodKind::cartesian && !combined) return;
   attach_state(graph, std::make_shared<CommState>(std::move(neighborhood), std::move(weights), rank,
                                                   Origin::mpi_topology, settings, std::make_shared<LibraryComm>(graph)));

@@ -51,7 +51,7 @@ std::vector<int> Neighborhood::destinations(int) const {
 
 Schedule Neighborhood::plan(Algorithm algorithm, Collective collective, int rank, CombinedSides sides) const {
   if (const auto* g = graph()) {
-    GraphView view{rank, g->size, g->sources, g->destinations, g->pattern.get()};
+    GraphView view{rank, g->size, g->sources, g->destinations, g->pattern.get(), g->routing.get()};
     if (g->pattern == nullptr || sides == CombinedSides{}) return cartcoll::plan(algorithm, view, collective);
     const CombiningPattern restricted = restricted_to(*g->pattern, sides);
     view.pattern = &restricted;

@@ -11,6 +11,7 @@
 #include "cartcoll/cost.hpp"
 #include "cartcoll/graph.hpp"
 #include "cartcoll/graph_combining.hpp"
+#include "cartcoll/graph_routing.hpp"
 #include "cartcoll/layout.hpp"
 #include "cartcoll/plan.hpp"
 #include "cartcoll/topology.hpp"
@@ -19,7 +20,8 @@ namespace cartcoll::detail {
 
 // `auto`'s verdict on a graph where graph-combining's set-up ran, agreed at creation: a process runs
 // `combining` on the sides of its pattern whose blocks hold at most up_to bytes (alltoall [0],
-// allgather [1]; -1: none), else `direct`. up_to comes from the cost model, until a call that may
+// allgather [1]; -1: none), else `direct`. Where `combining` is graph-routing, every process routes
+// or none does, by the one asserted block size. up_to comes from the cost model, until a call that may
 // communicate measures it instead (selection.hpp).
 struct CombiningVerdict {
   Algorithm direct, combining;
@@ -31,6 +33,8 @@ struct GraphNeighborhood {
   std::vector<int> sources, destinations;  // no_process for MPI_PROC_NULL
   // graph-combining's set-up result for this process, where it ran (at creation); shared by duplicates.
   std::shared_ptr<const CombiningPattern> pattern = nullptr;
+  // graph-routing's set-up result for this process, where it ran (at creation); shared likewise.
+  std::shared_ptr<const RoutingPattern> routing = nullptr;
   // Under `auto`, where the set-up ran: what `auto` combines (combining_at_creation.hpp).
   std::optional<CombiningVerdict> auto_combining = std::nullopt;
 };

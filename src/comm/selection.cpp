@@ -90,6 +90,8 @@ int size_class(long long received) {
 // combines the sides of its pattern (CombinedSides) whose blocks fit a limit that is the same
 // everywhere: the model's, agreed at creation, until the first call of its family and kind that may
 // communicate (a collective point, which every process reaches at the same call) measures it.
+// graph-routing runs on processes that have no edge with each other, so there every process routes
+// or none does, by the size of its first block, which the assertion it needs makes the same everywhere.
 Choice graph_choice(CommState& state, const CombiningVerdict& verdict, const Layout& layout, CallKind kind,
                     bool may_communicate) {
   auto& measured = state.auto_choices.combine_up_to;
@@ -100,6 +102,10 @@ Choice graph_choice(CommState& state, const CombiningVerdict& verdict, const Lay
   const long long limit =
       known != measured.end() ? known->second : verdict.up_to[layout.collective == Collective::alltoall ? 0 : 1];
   auto fits = [limit](std::span<const BlockSpec> blocks) { return !blocks.empty() && bytes_of(blocks.front()) <= limit; };
+  if (verdict.combining.planner().needs_routing) {  // all route or none: by the one asserted block size
+    if (fits(layout.send) || (layout.send.empty() && fits(layout.recv))) return {verdict.combining};
+    return {verdict.direct};
+  }
   const CombinedSides sides{fits(layout.send), fits(layout.recv)};
   if (!sides.sends && !sides.receives) return {verdict.direct};
   return {verdict.combining, sides};

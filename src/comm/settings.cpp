@@ -80,6 +80,23 @@ bool phase_budget_given(MPI_Info info) {
   return setting_text(info, "CARTCOLL_COMBINING_PHASES", "cartcoll_combining_phases").has_value();
 }
 
+RoutingSettings routing_settings(MPI_Info info, Algorithm algorithm) {
+  RoutingSettings routing;
+  if (const auto text = setting_text(info, "CARTCOLL_ASSERT_UNIFORM_BLOCKS", "cartcoll_assert_uniform_blocks")) {
+    if (*text != "true" && *text != "false")
+      throw Error(Errc::info_value, "CARTCOLL_ASSERT_UNIFORM_BLOCKS / cartcoll_assert_uniform_blocks: '" + *text +
+                                        "' is neither true nor false");
+    routing.uniform_blocks = *text == "true";
+  }
+  routing.dims = integer_setting(info, "CARTCOLL_ROUTING_DIMS", "cartcoll_routing_dims", 0);
+  if (routing.dims < 0) throw Error(Errc::info_value, "CARTCOLL_ROUTING_DIMS / cartcoll_routing_dims must not be negative");
+  if (!algorithm.is_automatic() && algorithm.planner().needs_routing && !routing.uniform_blocks)
+    throw Error(Errc::info_value, std::string(algorithm.name()) +
+                                      " holds blocks of processes it has no edge with: it needs "
+                                      "cartcoll_assert_uniform_blocks=true (CARTCOLL_ASSERT_UNIFORM_BLOCKS)");
+  return routing;
+}
+
 std::optional<int> node_size_setting(MPI_Info info) {
   constexpr int unset = std::numeric_limits<int>::min();
   const int size = integer_setting(info, "CARTCOLL_NODE_SIZE", "cartcoll_node_size", unset);

@@ -17,6 +17,19 @@ namespace cartcoll::detail {
 // "Staged messages"); Error(Errc::arg) for a value that is not a non-negative integer.
 std::size_t stage_up_to_from_environment();
 
+// The graph settings of docs/graph-routing.md; agreed at graph creation.
+struct RoutingSettings {
+  // CARTCOLL_ASSERT_UNIFORM_BLOCKS, else the info key cartcoll_assert_uniform_blocks ("true" or
+  // "false"): the user asserts that every block of every call on the communicator, on every process,
+  // has one type signature. Then a process can hold blocks of processes it has no edge with
+  // (graph-routing), and v and w calls may forward blocks as one-count calls do.
+  bool uniform_blocks = false;
+  // CARTCOLL_ROUTING_DIMS, else cartcoll_routing_dims: graph-routing's grid dimensions (0:
+  // default_routing_dims).
+  int dims = 0;
+  friend bool operator==(const RoutingSettings&, const RoutingSettings&) = default;
+};
+
 // What is fixed at creation, read from the environment and the info argument there.
 struct Settings {
   Algorithm algorithm = Algorithm::automatic();  // agreed by all processes at creation
@@ -27,6 +40,7 @@ struct Settings {
   // No phase budget given (CARTCOLL_COMBINING_PHASES, cartcoll_combining_phases): `auto` chooses it
   // at graph creation (docs/graph-combining.md, "Choosing the phase budget"). Agreed.
   bool choose_phase_budget = false;
+  RoutingSettings routing;  // agreed at graph creation
   // Multi-block messages up to this many bytes are staged (src/exec/staging.hpp): a local choice,
   // the same messages either way, so it needs no agreement.
   std::size_t stage_up_to = stage_up_to_from_environment();
@@ -44,6 +58,10 @@ Algorithm effective_algorithm(MPI_Info info, Algorithm fallback);
 CombiningParameters combining_parameters(MPI_Info info);
 // Whether CARTCOLL_COMBINING_PHASES or the info key cartcoll_combining_phases is set.
 bool phase_budget_given(MPI_Info info);
+// RoutingSettings from the environment, else the info keys; Error(Errc::info_value) for a value that
+// is not "true" or "false", or not an integer of at least 0; and where `algorithm` is graph-routing
+// (a planner that needs_routing) without the assertion, which it cannot run without.
+RoutingSettings routing_settings(MPI_Info info, Algorithm algorithm);
 // node-combining's node size: CARTCOLL_NODE_SIZE, else the info key cartcoll_node_size; nullopt
 // where neither is set (the node is then what MPI_COMM_TYPE_SHARED says). Error(Errc::info_value)
 // for a value that is not an integer of at least 1.

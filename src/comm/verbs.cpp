@@ -88,11 +88,13 @@ int agree_on_init(CommState& state, const std::optional<Error>& local_error, Alg
 // ties only the sizes of processes that send to a common process: on a graph friends are such
 // processes (graph-combining forwards only between them), but a Cartesian neighborhood found in a
 // graph or an MPI topology may leave classes of processes free to differ
-// (CartesianNeighborhood::forwarding_may_mismatch). Such calls run the trivial schedule.
+// (CartesianNeighborhood::forwarding_may_mismatch). Such calls run the trivial schedule, unless the
+// user asserted that all blocks have one signature (RoutingSettings::uniform_blocks).
 Algorithm requested_for(const CommState& state, const Layout& layout, Contract contract, Algorithm requested) {
   const CartesianNeighborhood* cartesian = state.neighborhood.cartesian();
   const bool classes_may_differ = cartesian != nullptr && cartesian->forwarding_may_mismatch;
-  const bool sizes_may_differ = contract == Contract::mpi && (!layout.one_block_size || classes_may_differ);
+  const bool sizes_may_differ = contract == Contract::mpi && !state.settings.routing.uniform_blocks &&
+                                (!layout.one_block_size || classes_may_differ);
   if (sizes_may_differ) return Algorithm::named("trivial");
   return requested;
 }

@@ -20,6 +20,7 @@
 #include "../support/error_checks.hpp"
 #include "../support/graph_case.hpp"
 #include "../support/graph_checks.hpp"
+#include "../support/graph_traffic.hpp"
 #include "../support/handle_census.hpp"
 #include "../support/orders_and_leaks.hpp"
 #include "../support/watchdog.hpp"
@@ -45,71 +46,6 @@ class CombiningInfo : public AlgorithmInfo {
     set("cartcoll_combining_phases", phases);
   }
 };
-
-MPI_Comm create_adjacent(const Graph& graph, MPI_Info info, int* code = nullptr) {
-  const int rank = world_rank();
-  const std::vector<int>& in = graph.sources(rank);
-  const std::vector<int>& out = graph.destinations(rank);
-  MPI_Comm comm = MPI_COMM_NULL;
-  const int result = CC_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
-                                                   static_cast<int>(out.size()), out.data(), MPI_UNWEIGHTED, info, 0, &comm);
-  if (code != nullptr) *code = result;
-  else EXPECT_EQ(result, MPI_SUCCESS);
-  return comm;
-}
-
-// Every process sends to every other (friends share p - 2 out-neighbors), plus the random graph's
-// repeated, self and extra edges.
-Graph dense_graph(unsigned seed) {
-  Graph graph = shared_graph(seed, 4);
-  for (int from = 0; from < graph.size(); ++from)
-    for (int to = 0; to < graph.size(); ++to)
-      if (to != from) {
-        graph.destinations(from).push_back(to);
-        graph.sources(to).push_back(from);
-      }
-  return graph;
-}
-
-// One message per edge to another process, over all processes: what the direct exchange sends.
-long long direct_messages(const Graph& graph) {
-  long long messages = 0;
-  for (int from = 0; from < graph.size(); ++from)
-    for (int to : graph.destinations(from)) messages += to != from ? 1 : 0;
-  return messages;
-}
-
-// The messages processes send during `call`, by the PMPI census: all of them, and the most one
-// process sends (collective).
-struct Sent {
-  long long total = 0, most = 0;
-};
-template <typename Call>
-Sent sent_by_processes(const Call& call) {
-  census::reset_traffic();
-  call();
-  const long long mine = census::traffic().messages;
-  Sent sent;
-  MPI_Allreduce(&mine, &sent.total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
-  MPI_Allreduce(&mine, &sent.most, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
-  return sent;
-}
-
-template <typename Call>
-long long messages_everywhere(const Call& call) {
-  return sent_by_processes(call).total;
-}
-
-void every_operation_and_form(MPI_Comm comm, unsigned seed) {
-  const TestTypes types;
-  const Graph graph = gather_topology(comm);
-  ASSERT_EQ(graph.inconsistency(), "");
-  for (Op op : neighbor_ops)
-    for (Variant variant : all_variants) {
-      GraphCase exchange(op, variant, Sizes::per_edge, types, graph, world_rank(), seed);
-      run_all_forms(exchange, comm, (seed + static_cast<unsigned>(world_rank())) % 2 == 1);
-    }
-}
 
 TEST(GraphCombining, RandomGraphsEveryOperationAndForm) {
   const Watchdog watchdog("graph-combining on random graphs", deadline);
@@ -164,6 +100,35 @@ TEST(GraphCombining, SavesMessagesWhereProcessesShareOutNeighbors) {
             }),
             direct_messages(graph));
   for (std::size_t i = 0; i < sources.size(); ++i) EXPECT_EQ(recv[i], 1000 + sources[i]) << "alltoallv block " << i;
+  MPI_Comm_free(&comm);
+  expect_no_leaks();
+}
+
+// With cartcoll_assert_uniform_blocks the user promises one signature for every block, so v and w
+// calls combine as one-count calls do: every operation and form exact with blocks of one size, and
+// alltoallv on the dense graph sends fewer messages than one per edge from 7 processes on.
+TEST(GraphCombining, TheUniformBlocksAssertionCombinesVAndWCalls) {
+  const Watchdog watchdog("graph-combining with uniform blocks", deadline);
+  const Graph graph = dense_graph(7);
+  CombiningInfo info("4");
+  info.set("cartcoll_assert_uniform_blocks", "true");
+  MPI_Comm comm = create_adjacent(graph, info.get());
+  ASSERT_NE(comm, MPI_COMM_NULL);
+  const int rank = world_rank();
+  const std::vector<int>& sources = graph.sources(rank);
+  const std::vector<int> ones(graph.destinations(rank).size(), 1), in_ones(sources.size(), 1);
+  std::vector<int> send(ones.size(), 5000 + rank), recv(sources.size() + 1, -1), sdispls(ones.size()),
+      rdispls(sources.size());
+  for (std::size_t j = 0; j < sdispls.size(); ++j) sdispls[j] = static_cast<int>(j);
+  for (std::size_t i = 0; i < rdispls.size(); ++i) rdispls[i] = static_cast<int>(i);
+  const long long sent = messages_everywhere([&] {
+    ASSERT_EQ(CC_Neighbor_alltoallv(send.data(), ones.data(), sdispls.data(), MPI_INT, recv.data(), in_ones.data(),
+                                    rdispls.data(), MPI_INT, comm),
+              MPI_SUCCESS);
+  });
+  for (std::size_t i = 0; i < sources.size(); ++i) EXPECT_EQ(recv[i], 5000 + sources[i]) << "block " << i;
+  if (world_size() >= 7) EXPECT_LT(sent, direct_messages(graph));
+  every_operation_and_form(comm, 7, Sizes::uniform);
   MPI_Comm_free(&comm);
   expect_no_leaks();
 }
@@ -291,29 +256,6 @@ TEST(GraphCombining, BadParametersAreInfoValueErrors) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
 }
 
-
-// A cost-model file for CARTCOLL_PROFILE (latency per phase, per message, per byte; rank 0 reads
-// it): by default one in which a message costs 100 times a phase, so that saving messages pays
-// whatever the phase: `auto`'s verdict is then plain to see.
-class Profile {
- public:
-  explicit Profile(const std::string& figures = "1e-6 1e-4 1e-9")
-      : path_("/tmp/cartcoll-test-profile-" + std::to_string(getppid())) {
-    if (world_rank() == 0) std::ofstream(path_) << figures << "\n";
-    MPI_Barrier(MPI_COMM_WORLD);
-    setenv("CARTCOLL_PROFILE", path_.c_str(), 1);
-  }
-  ~Profile() {
-    unsetenv("CARTCOLL_PROFILE");
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (world_rank() == 0) std::remove(path_.c_str());
-  }
-  Profile(const Profile&) = delete;
-  Profile& operator=(const Profile&) = delete;
-
- private:
-  std::string path_;
-};
 
 // Under `auto`, the set-up runs where processes have on average 2Θ = 8 single out-neighbors (the
 // dense graph from 12 processes on, whatever its random repeated edges) and `auto` then combines

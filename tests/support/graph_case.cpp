@@ -134,7 +134,7 @@ std::size_t GraphCase::oracle_block(std::size_t i) const { return pairing_ == Pa
 // Even numbers of ints (the strided type holds two). allgather(v) blocks depend on the sender only.
 int GraphCase::ints_on_edge(int from, int to, int occurrence, int index) const {
   if (variant_ == Variant::zero_counts) return 0;
-  if (regular(op_) || (sizes_ == Sizes::per_index && gathers(op_))) return 4;
+  if (regular(op_) || sizes_ == Sizes::uniform || (sizes_ == Sizes::per_index && gathers(op_))) return 4;
   if (sizes_ == Sizes::per_index) return 2 * ((index * 7 + 3) % 3);
   if (from == cartcoll::no_process) return 2;
   const unsigned mix = static_cast<unsigned>(from) * 2654435761u ^ static_cast<unsigned>(to + 7) * 40503u ^

@@ -26,9 +26,10 @@ cartcoll::Graph gather_topology(MPI_Comm comm);
 // (Cart_neighbor_get), not the MPI Cartesian topology it also carries.
 cartcoll::Graph gather_cart_neighborhood(MPI_Comm cartcomm);
 
-// How block sizes vary: per edge (MPI's freedom), or per block index only (000's contract, which
-// communicators made by Cart_neighborhood_create hold their users to).
-enum class Sizes { per_edge, per_index };
+// How block sizes vary: per edge (MPI's freedom), per block index only (000's contract, which
+// communicators made by Cart_neighborhood_create hold their users to), or not at all (the assertion
+// cartcoll_assert_uniform_blocks: one signature for every block of every call).
+enum class Sizes { per_edge, per_index, uniform };
 
 // Which receive block a send block lands in. By the k-th-occurrence rule on the lists (distributed
 // graphs, MPI_Graph_create, Cart_neighborhood_create's offsets), or as on an MPI_Cart_create

@@ -1,0 +1,179 @@
+// graph-routing over MPI (docs/graph-routing.md): with the assertion cartcoll_assert_uniform_blocks
+// the routing set-up runs at CC_Dist_graph_create_adjacent, over the MPI transport; all five
+// operations in three forms on random graphs with repeated edges, self edges and isolated processes,
+// against the graph reference model; the busiest process's messages, counted by the PMPI census,
+// bounded by the grid; `auto` routes where the model prefers it; without the assertion, or with a
+// bad value, an info-value error everywhere.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <string>
+#include <vector>
+
+#include "../support/cart_fixture.hpp"
+#include "../support/error_checks.hpp"
+#include "../support/graph_case.hpp"
+#include "../support/graph_checks.hpp"
+#include "../support/graph_traffic.hpp"
+#include "../support/orders_and_leaks.hpp"
+#include "../support/watchdog.hpp"
+#include "cartcoll/graph_routing.hpp"
+#include "cartcoll/neighbor.h"
+#include "util/graphs.hpp"
+
+using namespace support;
+using cartcoll::Graph;
+
+namespace {
+
+constexpr std::chrono::seconds deadline{240};
+
+// graph-routing (or `auto`, algorithm "") with the assertion on a grid of `dims` dimensions.
+class RoutingInfo : public AlgorithmInfo {
+ public:
+  explicit RoutingInfo(const std::string& dims = "2", const std::string& algorithm = "graph-routing",
+                       const std::string& uniform = "true")
+      : AlgorithmInfo(algorithm) {
+    set("cartcoll_assert_uniform_blocks", uniform);
+    set("cartcoll_routing_dims", dims);
+  }
+};
+
+// Every process sends to every other.
+Graph complete_graph(int p) {
+  Graph graph(p);
+  for (int from = 0; from < p; ++from)
+    for (int to = 0; to < p; ++to)
+      if (to != from) {
+        graph.destinations(from).push_back(to);
+        graph.sources(to).push_back(from);
+      }
+  return graph;
+}
+
+// The most messages a process sends per call on the grid: extent - 1 per dimension.
+long long grid_bound(int p, int dims) {
+  long long bound = 0;
+  for (int extent : cartcoll::routing_extents(p, dims)) bound += extent - 1;
+  return bound;
+}
+
+// allgather and alltoall of one int a block on `comm` (graph `graph`), results checked; the census of both.
+Sent both_collectives(const Graph& graph, MPI_Comm comm) {
+  const int p = world_size(), rank = world_rank();
+  const std::vector<int>& sources = graph.sources(rank);
+  const std::size_t blocks = std::max<std::size_t>(static_cast<std::size_t>(p), 1);
+  std::vector<int> send(blocks), recv(blocks, -1);
+  for (std::size_t j = 0; j < blocks; ++j) send[j] = 100 * rank + static_cast<int>(j);
+  Sent sent;
+  for (const bool gather : {false, true}) {
+    const Sent call = sent_by_processes([&] {
+      ASSERT_EQ(gather ? CC_Neighbor_allgather(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, comm)
+                       : CC_Neighbor_alltoall(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, comm),
+                MPI_SUCCESS);
+    });
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      const std::vector<int>& theirs = graph.destinations(sources[i]);
+      const auto at = static_cast<int>(std::find(theirs.begin(), theirs.end(), rank) - theirs.begin());
+      EXPECT_EQ(recv[i], 100 * sources[i] + (gather ? 0 : at)) << (gather ? "allgather" : "alltoall") << " block " << i;
+    }
+    sent.total += call.total;
+    sent.most = std::max(sent.most, call.most);
+  }
+  return sent;
+}
+
+TEST(GraphRouting, RandomGraphsEveryOperationAndForm) {
+  const Watchdog watchdog("graph-routing on random graphs", deadline);
+  for (unsigned seed = 1; seed <= 3; ++seed) {
+    const RoutingInfo info(std::to_string(seed));  // grids of 1, 2 and 3 dimensions
+    const Graph graph = seed == 3 ? dense_graph(seed) : shared_graph(seed, world_size() + 2);
+    MPI_Comm comm = create_adjacent(graph, info.get());
+    ASSERT_NE(comm, MPI_COMM_NULL);
+    every_operation_and_form(comm, seed, Sizes::uniform);
+    MPI_Comm_free(&comm);
+    expect_no_leaks();
+  }
+}
+
+// On the complete graph the busiest process sends at most the grid's sum(extent - 1) messages per
+// call, against p - 1 directly, and fewer than directly where p is no prime; alltoallv with one
+// count everywhere routes too (the assertion covers it).
+TEST(GraphRouting, TheBusiestProcessSendsWhatTheGridAllows) {
+  const Watchdog watchdog("graph-routing's messages", deadline);
+  const int p = world_size();
+  const Graph graph = complete_graph(p);
+  const RoutingInfo info("2");
+  MPI_Comm comm = create_adjacent(graph, info.get());
+  ASSERT_NE(comm, MPI_COMM_NULL);
+  const Sent sent = both_collectives(graph, comm);
+  EXPECT_LE(sent.most, grid_bound(p, 2));
+  if (cartcoll::routing_extents(p, 2).size() == 2) EXPECT_LT(sent.most, p - 1) << "a grid of two dimensions";
+  const int rank = world_rank();
+  const std::vector<int> ones(static_cast<std::size_t>(p - 1), 1), displs = [&] {
+    std::vector<int> d(static_cast<std::size_t>(p - 1));
+    for (std::size_t j = 0; j < d.size(); ++j) d[j] = static_cast<int>(j);
+    return d;
+  }();
+  std::vector<int> send(ones.size(), 7000 + rank), recv(ones.size() + 1, -1);
+  const Sent varied = sent_by_processes([&] {
+    ASSERT_EQ(CC_Neighbor_alltoallv(send.data(), ones.data(), displs.data(), MPI_INT, recv.data(), ones.data(),
+                                    displs.data(), MPI_INT, comm),
+              MPI_SUCCESS);
+  });
+  for (std::size_t i = 0; i + 1 < recv.size(); ++i) EXPECT_EQ(recv[i], 7000 + graph.sources(rank)[i]) << "block " << i;
+  EXPECT_LE(varied.most, grid_bound(p, 2));
+  MPI_Comm_free(&comm);
+  expect_no_leaks();
+}
+
+// Under `auto` with the assertion, a model in which messages cost far more than phases keeps the
+// routed schedule on an Erdős–Rényi graph of 16 processes with δ = 0.8 (4 x 4: at most 6 messages a
+// process against 9 with graph-combining and 15 directly): it sends what graph-routing forced sends.
+// (A complete graph would not do: it is Cartesian, a torus with every offset.) Results are exact
+// at every process count.
+TEST(GraphRouting, AutoRoutesWhereTheModelPrefersIt) {
+  const Watchdog watchdog("auto and graph-routing", deadline);
+  const Profile profile("1e-9 1e-5 1e-12");
+  const cartcoll::graphs::EdgeList edges = cartcoll::graphs::erdos_renyi(world_size(), 0.8, 1);
+  const Graph graph = Graph::from_edges(edges.size, edges.edges);
+  auto sent_with = [&](MPI_Info info) {
+    MPI_Comm comm = create_adjacent(graph, info);
+    const Sent sent = both_collectives(graph, comm);
+    MPI_Comm_free(&comm);
+    return sent;
+  };
+  const RoutingInfo forced("2"), automatic("2", "");
+  const RoutingInfo combining("2", "graph-combining");
+  const Sent routed = sent_with(forced.get()), chosen = sent_with(automatic.get());
+  const Sent combined = sent_with(combining.get());
+  if (world_size() == 16) {
+    EXPECT_LT(routed.most, combined.most) << "the graph should tell the two apart";
+    EXPECT_EQ(chosen.total, routed.total);
+    EXPECT_EQ(chosen.most, routed.most);
+  }
+  expect_no_leaks();
+}
+
+TEST(GraphRouting, WithoutTheAssertionOrWithBadValuesFailsEverywhere) {
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  const Graph graph = shared_graph(5);
+  for (const auto& [dims, uniform] : {std::pair{"2", "false"}, std::pair{"2", "yes"}, std::pair{"-1", "true"},
+                                      std::pair{"two", "true"}}) {
+    const RoutingInfo info(dims, "graph-routing", uniform);
+    int code = MPI_SUCCESS;
+    MPI_Comm comm = create_adjacent(graph, info.get(), &code);
+    expect_everywhere(code, MPI_ERR_INFO_VALUE, &comm);
+  }
+  if (world_size() > 1) {  // valid but different on one process
+    const bool last = world_rank() == world_size() - 1;
+    const RoutingInfo info(last ? "3" : "2");
+    int code = MPI_SUCCESS;
+    MPI_Comm comm = create_adjacent(graph, info.get(), &code);
+    expect_everywhere(code, MPI_ERR_ARG, &comm);
+  }
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+}
+
+}  // namespace

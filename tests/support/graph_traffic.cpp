@@ -1,0 +1,73 @@
+#include "graph_traffic.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <vector>
+
+#include "block_buffers.hpp"
+#include "cartcoll/neighbor.h"
+#include "graph_checks.hpp"
+#include "cart_fixture.hpp"
+
+namespace support {
+
+using cartcoll::Graph;
+
+MPI_Comm create_adjacent(const Graph& graph, MPI_Info info, int* code) {
+  const int rank = world_rank();
+  const std::vector<int>& in = graph.sources(rank);
+  const std::vector<int>& out = graph.destinations(rank);
+  MPI_Comm comm = MPI_COMM_NULL;
+  const int result = CC_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
+                                                   static_cast<int>(out.size()), out.data(), MPI_UNWEIGHTED, info, 0, &comm);
+  if (code != nullptr) *code = result;
+  else EXPECT_EQ(result, MPI_SUCCESS);
+  return comm;
+}
+
+Graph dense_graph(unsigned seed) {
+  Graph graph = shared_graph(seed, 4);
+  for (int from = 0; from < graph.size(); ++from)
+    for (int to = 0; to < graph.size(); ++to)
+      if (to != from) {
+        graph.destinations(from).push_back(to);
+        graph.sources(to).push_back(from);
+      }
+  return graph;
+}
+
+long long direct_messages(const Graph& graph) {
+  long long messages = 0;
+  for (int from = 0; from < graph.size(); ++from)
+    for (int to : graph.destinations(from)) messages += to != from ? 1 : 0;
+  return messages;
+}
+
+void every_operation_and_form(MPI_Comm comm, unsigned seed, Sizes sizes) {
+  const TestTypes types;
+  const Graph graph = gather_topology(comm);
+  ASSERT_EQ(graph.inconsistency(), "");
+  for (Op op : neighbor_ops)
+    for (Variant variant : all_variants) {
+      GraphCase exchange(op, variant, sizes, types, graph, world_rank(), seed);
+      run_all_forms(exchange, comm, (seed + static_cast<unsigned>(world_rank())) % 2 == 1);
+    }
+}
+
+Profile::Profile(const std::string& figures) : path_("/tmp/cartcoll-test-profile-" + std::to_string(getppid())) {
+  if (world_rank() == 0) std::ofstream(path_) << figures << "\n";
+  MPI_Barrier(MPI_COMM_WORLD);
+  setenv("CARTCOLL_PROFILE", path_.c_str(), 1);
+}
+
+Profile::~Profile() {
+  unsetenv("CARTCOLL_PROFILE");
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() == 0) std::remove(path_.c_str());
+}
+
+}  // namespace support
