@@ -17,12 +17,14 @@ import sys
 from collections import defaultdict
 
 BASELINE = "direct"
-IMPLS = ["cart-trivial", "cart-combining", "cart-torus", "cart-auto", "cc-trivial", "cc-graph-combining", "cc-auto",
-         "direct"]
+IMPLS = ["cart-trivial", "cart-combining", "cart-torus", "cart-auto", "cc-trivial", "cc-graph-combining",
+         "cc-graph-routing", "cc-auto", "direct"]
 # What each `auto` chooses between: Cartesian neighborhoods (Cart_*) and graphs (CC_*).
-AUTO_CANDIDATES = {"cart-auto": ("cart-trivial", "cart-combining"), "cc-auto": ("cc-trivial", "cc-graph-combining")}
+AUTO_CANDIDATES = {"cart-auto": ("cart-trivial", "cart-combining"),
+                   "cc-auto": ("cc-trivial", "cc-graph-combining", "cc-graph-routing")}
 COLORS = {"cart-trivial": "tab:blue", "cart-combining": "tab:orange", "cart-torus": "tab:green", "cart-auto": "tab:red",
-          "cc-trivial": "tab:blue", "cc-graph-combining": "tab:orange", "cc-auto": "tab:red"}
+          "cc-trivial": "tab:blue", "cc-graph-combining": "tab:orange", "cc-graph-routing": "tab:purple",
+          "cc-auto": "tab:red"}
 PLATFORMS = {"fattree": "100 Gb/s fat tree", "latency": "latency-only network"}
 BEGIN, END = "<!-- simulation results begin -->", "<!-- simulation results end -->"
 
