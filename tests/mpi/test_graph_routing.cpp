@@ -131,8 +131,9 @@ TEST(GraphRouting, TheBusiestProcessSendsWhatTheGridAllows) {
 // Under `auto` with the assertion, a model in which messages cost far more than phases keeps the
 // routed schedule on an Erdős–Rényi graph of 16 processes with δ = 0.8 (4 x 4: at most 6 messages a
 // process against 9 with graph-combining and 15 directly): it sends what graph-routing forced sends.
-// (A complete graph would not do: it is Cartesian, a torus with every offset.) Results are exact
-// at every process count.
+// Without the assertion it keeps graph-combining or the direct exchange, whose busiest process sends
+// more. (A complete graph would not do: it is Cartesian, a torus with every offset.) Results are
+// exact at every process count.
 TEST(GraphRouting, AutoRoutesWhereTheModelPrefersIt) {
   const Watchdog watchdog("auto and graph-routing", deadline);
   const Profile profile("1e-9 1e-5 1e-12");
@@ -145,13 +146,14 @@ TEST(GraphRouting, AutoRoutesWhereTheModelPrefersIt) {
     return sent;
   };
   const RoutingInfo forced("2"), automatic("2", "");
-  const RoutingInfo combining("2", "graph-combining");
+  const RoutingInfo combining("2", "graph-combining"), unasserted("2", "", "false");
   const Sent routed = sent_with(forced.get()), chosen = sent_with(automatic.get());
-  const Sent combined = sent_with(combining.get());
+  const Sent combined = sent_with(combining.get()), without = sent_with(unasserted.get());
   if (world_size() == 16) {
     EXPECT_LT(routed.most, combined.most) << "the graph should tell the two apart";
     EXPECT_EQ(chosen.total, routed.total);
     EXPECT_EQ(chosen.most, routed.most);
+    EXPECT_GT(without.most, routed.most) << "without the assertion auto never routes";
   }
   expect_no_leaks();
 }
