@@ -369,27 +369,9 @@ TEST(GraphCombining, AutoChoosesThePhaseBudgetTheModelPrefers) {
         graph.destinations(from).push_back(to);
         graph.sources(to).push_back(from);
       }
-  const std::vector<int>& sources = graph.sources(rank);
   auto both_collectives = [&](MPI_Info info) {
     MPI_Comm comm = create_adjacent(graph, info);
-    const std::size_t blocks = std::max<std::size_t>(p, 1);
-    std::vector<int> send(blocks), recv(blocks, -1);
-    for (std::size_t j = 0; j < blocks; ++j) send[j] = 100 * rank + static_cast<int>(j);
-    Sent sent;
-    for (const bool gather : {false, true}) {
-      const Sent call = sent_by_processes([&] {
-        ASSERT_EQ(gather ? CC_Neighbor_allgather(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, comm)
-                         : CC_Neighbor_alltoall(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, comm),
-                  MPI_SUCCESS);
-      });
-      for (std::size_t i = 0; i < sources.size(); ++i) {
-        const std::vector<int>& theirs = graph.destinations(sources[i]);
-        const auto at = static_cast<int>(std::find(theirs.begin(), theirs.end(), rank) - theirs.begin());
-        EXPECT_EQ(recv[i], 100 * sources[i] + (gather ? 0 : at)) << (gather ? "allgather" : "alltoall") << " block " << i;
-      }
-      sent.total += call.total;
-      sent.most += call.most;
-    }
+    const Sent sent = regular_calls(graph, comm);
     MPI_Comm_free(&comm);
     return sent;
   };

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -56,6 +57,30 @@ void every_operation_and_form(MPI_Comm comm, unsigned seed, Sizes sizes) {
       GraphCase exchange(op, variant, sizes, types, graph, world_rank(), seed);
       run_all_forms(exchange, comm, (seed + static_cast<unsigned>(world_rank())) % 2 == 1);
     }
+}
+
+Sent regular_calls(const Graph& graph, MPI_Comm comm) {
+  const int p = world_size(), rank = world_rank();
+  const std::vector<int>& sources = graph.sources(rank);
+  const std::size_t blocks = std::max<std::size_t>(static_cast<std::size_t>(p), 1);
+  std::vector<int> send(blocks), recv(blocks, -1);
+  for (std::size_t j = 0; j < blocks; ++j) send[j] = 100 * rank + static_cast<int>(j);
+  Sent sent;
+  for (const bool gather : {false, true}) {
+    const Sent call = sent_by_processes([&] {
+      ASSERT_EQ(gather ? CC_Neighbor_allgather(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, comm)
+                       : CC_Neighbor_alltoall(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, comm),
+                MPI_SUCCESS);
+    });
+    for (std::size_t i = 0; i < sources.size(); ++i) {
+      const std::vector<int>& theirs = graph.destinations(sources[i]);
+      const auto at = static_cast<int>(std::find(theirs.begin(), theirs.end(), rank) - theirs.begin());
+      EXPECT_EQ(recv[i], 100 * sources[i] + (gather ? 0 : at)) << (gather ? "allgather" : "alltoall") << " block " << i;
+    }
+    sent.total += call.total;
+    sent.most += call.most;
+  }
+  return sent;
 }
 
 Profile::Profile(const std::string& figures) : path_("/tmp/cartcoll-test-profile-" + std::to_string(getppid())) {

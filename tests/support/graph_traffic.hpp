@@ -47,6 +47,11 @@ long long messages_everywhere(const Call& call) {
   return sent_by_processes(call).total;
 }
 
+// CC_Neighbor_alltoall, then CC_Neighbor_allgather, of one int a block on `comm` (whose graph is
+// `graph`), each result checked; the census of both added up (`most`: the busiest process's
+// messages in each call, summed).
+Sent regular_calls(const cartcoll::Graph& graph, MPI_Comm comm);
+
 // A cost-model file for CARTCOLL_PROFILE (latency per phase, per message, per byte; rank 0 reads
 // it): by default one in which a message costs 100 times a phase, so that saving messages pays
 // whatever the phase: `auto`'s verdict is then plain to see. Collective.

@@ -130,68 +130,65 @@ Means means_of(const std::vector<SetupTraffic>& traffic) {
   return means;
 }
 
-std::string json_routing_setup(const GraphFigures& figures) {
-  if (!figures.routing_setup) return "null";
-  const SetupFigures& s = *figures.routing_setup;
+// What every set-up's JSON holds: rounds, traffic per process and the critical path.
+std::string json_traffic(const SetupFigures& s, int p) {
   const Means means = means_of(s.traffic);
   char text[400];
   std::snprintf(text, sizeof text,
-                "{\"extents\":[%s],\"rounds\":%d,\"mean_messages\":%.2f,\"max_messages\":%lld,\"mean_bytes\":%.1f,"
-                "\"max_bytes\":%lld,\"path_messages\":%lld,\"path_bytes\":%lld,\"path_compute_s\":%.6f,"
-                "\"critical_path_s\":%.6f}",
-                joined(s.extents).c_str(), s.rounds, means.messages, means.most_messages, means.bytes, means.most_bytes,
-                s.path_messages, s.path_bytes, s.path_compute, s.critical_path(CostModel{}, figures.size));
+                "\"rounds\":%d,\"mean_messages\":%.2f,\"max_messages\":%lld,\"mean_bytes\":%.1f,\"max_bytes\":%lld,"
+                "\"path_messages\":%lld,\"path_bytes\":%lld,\"path_compute_s\":%.6f,\"max_process_compute_s\":%.6f,"
+                "\"critical_path_s\":%.6f,\"simulated_wall_s\":%.3f",
+                s.rounds, means.messages, means.most_messages, means.bytes, means.most_bytes, s.path_messages,
+                s.path_bytes, s.path_compute, s.most_compute, s.critical_path(CostModel{}, p), s.wall_seconds);
   return text;
 }
 
 std::string json_setup(const GraphFigures& figures) {
   if (!figures.setup) return "null";
-  const SetupFigures& s = *figures.setup;
+  const CombiningParameters& c = figures.setup->parameters;
+  char text[200];
+  std::snprintf(text, sizeof text, "{\"threshold\":%d,\"steps\":%d,\"candidates\":%d,\"matching_rounds\":%d,\"phases\":%d,",
+                c.threshold, c.steps, c.candidates, c.matching_rounds, c.phases);
+  return text + json_traffic(*figures.setup, figures.size) + "}";
+}
+
+std::string json_routing_setup(const GraphFigures& figures) {
+  if (!figures.routing_setup) return "null";
+  return "{\"extents\":[" + joined(figures.routing_setup->extents) + "]," +
+         json_traffic(*figures.routing_setup, figures.size) + "}";
+}
+
+// What every set-up's text says: rounds, traffic per process and the critical path under the model.
+std::string traffic_text(const SetupFigures& s, int p) {
   const Means means = means_of(s.traffic);
-  char text[600];
+  const CostModel model;
+  char text[800];
   std::snprintf(text, sizeof text,
-                "{\"threshold\":%d,\"steps\":%d,\"candidates\":%d,\"matching_rounds\":%d,\"phases\":%d,\"rounds\":%d,"
-                "\"mean_messages\":%.2f,\"max_messages\":%lld,\"mean_bytes\":%.1f,\"max_bytes\":%lld,"
-                "\"path_messages\":%lld,\"path_bytes\":%lld,\"path_compute_s\":%.6f,\"max_process_compute_s\":%.6f,"
-                "\"critical_path_s\":%.6f,\"simulated_wall_s\":%.3f}",
-                s.parameters.threshold, s.parameters.steps, s.parameters.candidates, s.parameters.matching_rounds,
-                s.parameters.phases, s.rounds, means.messages, means.most_messages, means.bytes, means.most_bytes,
-                s.path_messages, s.path_bytes, s.path_compute, s.most_compute, s.critical_path(CostModel{}, figures.size),
-                s.wall_seconds);
+                "  %d rounds; per process sent: %.1f messages (most %lld), %.0f bytes (most %lld)\n"
+                "  critical path: %lld messages, %lld bytes, %.4f s compute (CPU; the most one process computes in "
+                "all: %.4f s);\n  with latency %.0f us x ceil(log2 p) a round, %.1f us a message, %.1f ns a byte: %.4f s "
+                "(simulated in %.2f s)\n",
+                s.rounds, means.messages, means.most_messages, means.bytes, means.most_bytes, s.path_messages,
+                s.path_bytes, s.path_compute, s.most_compute, model.latency * 1e6, model.per_message * 1e6,
+                model.per_byte * 1e9, s.critical_path(model, p), s.wall_seconds);
   return text;
 }
 
 std::string setup_text(const GraphFigures& figures) {
   if (!figures.setup) return "";
-  const SetupFigures& s = *figures.setup;
-  const Means means = means_of(s.traffic);
-  const CostModel model;
-  char text[1000];
+  const CombiningParameters& c = figures.setup->parameters;
+  char text[300];
   std::snprintf(text, sizeof text,
                 "\nset-up of the planners that need it (simulated transport): threshold %d, %d steps, %d candidates, "
-                "%d matching rounds, at most %d phases\n  %d rounds; per process sent: %.1f messages (most %lld), %.0f bytes (most %lld)\n"
-                "  critical path: %lld messages, %lld bytes, %.4f s compute (CPU; the most one process computes in "
-                "all: %.4f s);\n  with latency %.0f us x ceil(log2 p) a round, %.1f us a message, %.1f ns a byte: %.4f s "
-                "(simulated in %.2f s)\n",
-                s.parameters.threshold, s.parameters.steps, s.parameters.candidates, s.parameters.matching_rounds,
-                s.parameters.phases, s.rounds, means.messages, means.most_messages,
-                means.bytes, means.most_bytes, s.path_messages, s.path_bytes, s.path_compute, s.most_compute, model.latency * 1e6, model.per_message * 1e6, model.per_byte * 1e9,
-                s.critical_path(model, figures.size), s.wall_seconds);
-  return text;
+                "%d matching rounds, at most %d phases\n",
+                c.threshold, c.steps, c.candidates, c.matching_rounds, c.phases);
+  return text + traffic_text(*figures.setup, figures.size);
 }
 
 std::string routing_setup_text(const GraphFigures& figures) {
   if (!figures.routing_setup) return "";
-  const SetupFigures& s = *figures.routing_setup;
-  const Means means = means_of(s.traffic);
-  char text[600];
-  std::snprintf(text, sizeof text,
-                "\ngraph-routing's set-up on the grid %s (simulated transport): %d rounds; per process sent: %.1f "
-                "messages (most %lld), %.0f bytes (most %lld)\n  critical path: %lld messages, %lld bytes, %.4f s "
-                "compute; with the model above: %.4f s\n",
-                joined(s.extents).c_str(), s.rounds, means.messages, means.most_messages, means.bytes, means.most_bytes,
-                s.path_messages, s.path_bytes, s.path_compute, s.critical_path(CostModel{}, figures.size));
-  return text;
+  return "\ngraph-routing's set-up on the grid " + joined(figures.routing_setup->extents) + " (simulated transport):\n" +
+         traffic_text(*figures.routing_setup, figures.size);
 }
 
 std::string verification_text(const GraphFigures& figures) {
