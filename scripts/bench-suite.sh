@@ -93,7 +93,7 @@ impls_quick=cart-trivial,cart-combining,cart-auto,cart-auto-persistent,mpi-neigh
 impls_target=cart-trivial,cart-combining,cart-auto,mpi-neighbor,ideal
 impls_core=cart-trivial,cart-combining,cart-auto,mpi-neighbor
 impls_graph=cc-trivial,cc-trivial-persistent,mpi-neighbor,mpi-ineighbor,mpi-neighbor-persistent,ideal
-impls_graph_combining=cc-trivial,cc-graph-combining,cc-auto,mpi-neighbor
+impls_graph_combining=cc-trivial,cc-graph-combining,cc-graph-routing,cc-auto,mpi-neighbor
 max_t=700
 [ "$mode" = full ] && max_t=1000000
 
@@ -137,7 +137,7 @@ for transport in "${transports[@]}"; do
   done
   add "$transport" "alltoall graph er-$p-0.3" 3 8 \
     "--op alltoall --erdos-renyi $p 0.3 2 --sizes 1,16,128,1024,16384 --impl $impls_graph"
-  # Issue 12: graph-combining on dense random graphs; auto against the better of trivial and combining.
+  # Issue 12: graph-combining and graph-routing on dense random graphs; auto against the best of them and trivial.
   for op in alltoall allgather; do
     for density in 0.2 0.5; do
       add "$transport" "$op graph er-$p-$density combining" 3 $((p / 2)) \

@@ -393,9 +393,9 @@ TEST(GraphCombining, AutoChoosesThePhaseBudgetTheModelPrefers) {
 // Even ranks send to every odd rank and odd ranks to every even one, evens 1 int a block and odds
 // 16384. Under a profile whose model combines blocks up to some KiB (1 us a message, 1 ns a byte:
 // 3 messages saved against 1 to 4 blocks forwarded: 7 KiB for alltoall, 29 for allgather), each process combines the side of its
-// pattern whose blocks are small: evens what they send, odds what they receive. From 16 processes
-// on (8 out-neighbors each, 2Θ = 8) evens send fewer messages than edges and odds exactly one per
-// edge; results exact everywhere, for alltoall and allgather, blocking and persistent. The phase
+// pattern whose blocks are small: evens what they send, odds what they receive. At even counts from
+// 16 processes on (8 out-neighbors each, 2Θ = 8) evens send fewer messages than edges and odds
+// exactly one per edge; results exact everywhere, for alltoall and allgather, blocking and persistent. The phase
 // budget is given (2), so that these limits are the ones the model gives.
 TEST(GraphCombining, AutoCombinesTheSideWhoseBlocksAreSmall) {
   const Watchdog watchdog("auto combining one side", deadline);
@@ -446,8 +446,12 @@ TEST(GraphCombining, AutoCombinesTheSideWhoseBlocksAreSmall) {
           ASSERT_EQ(recv[i * static_cast<std::size_t>(in) + static_cast<std::size_t>(e)], value(sources[i], block, e))
               << what << ", block " << i << ", element " << e;
       }
-      if (p >= 16 && rank % 2 == 0) EXPECT_LT(sent, static_cast<long long>(destinations.size())) << what;
-      if (p >= 16 && rank % 2 == 1) EXPECT_EQ(sent, static_cast<long long>(destinations.size())) << what;
+      // With p odd, every process's neighbors are the cells of the other colour of a checkerboard on
+      // MPI_Dims_create's mesh (27: 9 x 3), so the graph is detected as Cartesian (rule 60) and runs
+      // the Cartesian planners instead: only the results are checked there.
+      const bool stays_a_graph = p >= 16 && p % 2 == 0;
+      if (stays_a_graph && rank % 2 == 0) EXPECT_LT(sent, static_cast<long long>(destinations.size())) << what;
+      if (stays_a_graph && rank % 2 == 1) EXPECT_EQ(sent, static_cast<long long>(destinations.size())) << what;
     }
   }
   MPI_Comm_free(&comm);
