@@ -199,14 +199,18 @@ for step in "${steps[@]}"; do
     for run_impls in "${runs[@]}"; do
       run_csv=$step-${run_impls//,/+}.csv
       [ "${#runs[@]}" = 1 ] && run_csv=$step.csv
-      if CARTCOLL_PROFILE=$profile smpirun -np "$p" -platform "$platform" -hostfile "$hostfile" "${model[@]}" \
-           "${network_model[@]}" "--cfg=smpi/os:0:$seconds:0" "--cfg=smpi/ois:0:$seconds:0" \
-           "$bench" "${argv[@]}" --impl "$run_impls" --reps 3 --warmup 1 --transport "$label" --pinning simulated \
-           --csv "$run_csv" >"${run_csv%.csv}.log" 2>&1 && [ -s "$run_csv" ]; then
+      CARTCOLL_PROFILE=$profile smpirun -np "$p" -platform "$platform" -hostfile "$hostfile" "${model[@]}" \
+        "${network_model[@]}" "--cfg=smpi/os:0:$seconds:0" "--cfg=smpi/ois:0:$seconds:0" \
+        "$bench" "${argv[@]}" --impl "$run_impls" --reps 3 --warmup 1 --transport "$label" --pinning simulated \
+        --csv "$run_csv" >"${run_csv%.csv}.log" 2>&1
+      status=$?
+      # The rows of the sizes a failed run finished are kept (the bench writes each as it goes).
+      if [ -s "$run_csv" ]; then
         if [ -s "$results" ]; then tail -n +2 "$run_csv" >>"$results"; else cat "$run_csv" >"$results"; fi
-      else
+      fi
+      if ((status != 0)) || ! [ -s "$run_csv" ]; then
         ok=0
-        echo "p=$p o=$overhead $name ($run_impls): failed (see ${run_csv%.csv}.log)" >>"$skipped"
+        echo "p=$p o=$overhead $name ($run_impls): failed after $(($(wc -l <"$run_csv" 2>/dev/null || echo 1) - 1)) rows (see ${run_csv%.csv}.log)" >>"$skipped"
       fi
     done
     if [ "$ok" = 1 ]; then echo "ok ($((SECONDS - began)) s)"; else echo "failed (see $skipped)"; fi
