@@ -47,28 +47,46 @@ bool runs_setup(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors, co
   return total >= 2LL * settings.combining.threshold * neighbors.size;
 }
 
-// The routing set-up of this process on the grid settings.routing gives, with whether alltoall is
-// routed (every process has a block: one allreduce).
-std::unique_ptr<RoutingSetup> routing_setup(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors,
-                                            const RoutingSettings& settings) {
+// The grids graph-routing may use: the one CARTCOLL_ROUTING_DIMS gives, or for a forced planner the
+// default's; under `auto` without one, the default's and those of one dimension fewer and more, so
+// that the model picks the balance of messages and phases (docs/graph-routing.md, "The grid"). A
+// grid of one extent is the direct exchange with extra steps: never a candidate. Equal on all
+// processes (from p and agreed settings).
+std::vector<std::vector<int>> routing_grids(int size, const Settings& settings) {
+  const int dims = settings.routing.dims > 0 ? settings.routing.dims : default_routing_dims(size);
+  if (settings.routing.dims > 0 || !settings.algorithm.is_automatic()) return {routing_extents(size, dims)};
+  std::vector<std::vector<int>> grids;
+  for (int d = std::max(1, dims - 1); d <= dims + 1; ++d)
+    if (auto extents = routing_extents(size, d); extents.size() > 1 && std::find(grids.begin(), grids.end(), extents) == grids.end())
+      grids.push_back(std::move(extents));
+  return grids;
+}
+
+// The routing set-up of this process on each of `grids`, with whether alltoall is routed (every
+// process has a block: one allreduce).
+std::vector<std::unique_ptr<RoutingSetup>> routing_setups(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors,
+                                                          const std::vector<std::vector<int>>& grids) {
+  if (grids.empty()) return {};
   int without_blocks = neighbors.sources.empty() && neighbors.destinations.empty() ? 1 : 0;
   allreduce_max(graph, std::span<int>(&without_blocks, 1));
-  const int dims = settings.dims > 0 ? settings.dims : default_routing_dims(neighbors.size);
-  return std::make_unique<RoutingSetup>(GraphView{rank, neighbors.size, neighbors.sources, neighbors.destinations},
-                                        routing_extents(neighbors.size, dims), without_blocks == 0);
+  std::vector<std::unique_ptr<RoutingSetup>> setups;
+  for (const std::vector<int>& extents : grids)
+    setups.push_back(std::make_unique<RoutingSetup>(
+        GraphView{rank, neighbors.size, neighbors.sources, neighbors.destinations}, extents, without_blocks == 0));
+  return setups;
 }
 
 // What the set-ups found: graph-combining's pattern per phase budget asked for, and the routing
-// pattern where asked for.
+// pattern per grid asked for.
 struct SetupResults {
   std::vector<std::shared_ptr<const CombiningPattern>> patterns;
-  std::shared_ptr<const RoutingPattern> routing;
+  std::vector<std::shared_ptr<const RoutingPattern>> routings;
 };
 
-// graph-combining's set-up once for each of `budgets` (phase budgets) and, where `route`, the routing
-// set-up, all in lockstep: the rounds of the longest, at most one message a peer a round.
+// graph-combining's set-up once for each of `budgets` (phase budgets) and the routing set-up once for
+// each of `grids`, all in lockstep: the rounds of the longest, at most one message a peer a round.
 SetupResults run_setups(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors, const Settings& settings,
-                        std::span<const int> budgets, bool route) {
+                        std::span<const int> budgets, const std::vector<std::vector<int>>& grids) {
   std::vector<std::unique_ptr<CombiningSetup>> setups;
   std::vector<RoundProtocol*> protocols;
   for (int budget : budgets) {
@@ -78,8 +96,8 @@ SetupResults run_setups(MPI_Comm graph, int rank, const GraphNeighborhood& neigh
         GraphView{rank, neighbors.size, neighbors.sources, neighbors.destinations}, with_budget));
     protocols.push_back(setups.back().get());
   }
-  std::unique_ptr<RoutingSetup> routing = route ? routing_setup(graph, rank, neighbors, settings.routing) : nullptr;
-  if (routing) protocols.push_back(routing.get());
+  const auto routings = routing_setups(graph, rank, neighbors, grids);
+  for (const auto& routing : routings) protocols.push_back(routing.get());
   const LibraryComm scratch(graph);  // the set-up's messages never meet the user's
   if (protocols.size() == 1) {
     run_over_mpi(scratch.get(), *protocols.front());
@@ -89,7 +107,7 @@ SetupResults run_setups(MPI_Comm graph, int rank, const GraphNeighborhood& neigh
   }
   SetupResults results;
   for (const auto& setup : setups) results.patterns.push_back(std::make_shared<const CombiningPattern>(setup->pattern()));
-  if (routing) results.routing = std::make_shared<const RoutingPattern>(routing->pattern());
+  for (const auto& routing : routings) results.routings.push_back(std::make_shared<const RoutingPattern>(routing->pattern()));
   return results;
 }
 
@@ -178,9 +196,11 @@ std::vector<Candidate> candidates_of(const SetupResults& results, std::span<cons
   for (std::size_t b = 0; b < budgets.size(); ++b)
     candidates.push_back({*first_planner(&PlannerEntry::needs_setup), results.patterns[b], nullptr,
                           "graph-combining, budget " + std::to_string(budgets[b])});
-  if (results.routing)
-    candidates.push_back({*first_planner(&PlannerEntry::needs_routing), nullptr, results.routing,
-                          "graph-routing on " + std::to_string(results.routing->extents.size()) + " dimensions"});
+  for (const auto& routing : results.routings) {
+    std::string grid;
+    for (int extent : routing->extents) grid += (grid.empty() ? "" : "x") + std::to_string(extent);
+    candidates.push_back({*first_planner(&PlannerEntry::needs_routing), nullptr, routing, "graph-routing on " + grid});
+  }
   return candidates;
 }
 
@@ -193,15 +213,16 @@ void report_candidates(std::span<const Candidate> candidates, std::span<const do
   std::fputs(line.str().c_str(), stderr);
 }
 
-// The most phases any candidate's schedule may have: the largest budget (rule 67), the grid's dimensions.
+// The most phases any candidate's schedule may have: the largest budget (rule 67), the grids' dimensions.
 int most_phases(std::span<const int> budgets, const SetupResults& results) {
-  const int budget = *std::max_element(budgets.begin(), budgets.end());
-  return results.routing ? std::max(budget, static_cast<int>(results.routing->extents.size())) : budget;
+  int phases = *std::max_element(budgets.begin(), budgets.end());
+  for (const auto& routing : results.routings) phases = std::max(phases, static_cast<int>(routing->extents.size()));
+  return phases;
 }
 
 // `auto`'s decision on a graph where the set-up runs: graph-combining's set-up for each phase budget
-// (the one given, else each candidate) and, where blocks are asserted uniform, the routing set-up, in
-// lockstep; then one allreduce of every schedule's load. The schedule kept is the one the model
+// (the one given, else each candidate) and, where blocks are asserted uniform, the routing set-up for
+// each grid (routing_grids), in lockstep; then one allreduce of every schedule's load. The schedule kept is the one the model
 // predicts fastest (a tie keeps the earlier: the smaller budget, combining before routing); the
 // verdict per collective is the largest block for which the model predicts it faster than the direct
 // exchange.
@@ -210,7 +231,8 @@ void decide_automatically(MPI_Comm graph, int rank, GraphNeighborhood& neighbors
   if (settings.choose_phase_budget) budgets.assign(budget_candidates.begin(), budget_candidates.end());
   const Algorithm direct = Algorithm::named("trivial");
   std::vector<std::array<GraphLoad, 2>> loads{loads_of(Neighborhood(neighbors), direct, rank)};
-  const SetupResults results = run_setups(graph, rank, neighbors, settings, budgets, settings.routing.uniform_blocks);
+  const auto grids = settings.routing.uniform_blocks ? routing_grids(neighbors.size, settings) : std::vector<std::vector<int>>{};
+  const SetupResults results = run_setups(graph, rank, neighbors, settings, budgets, grids);
   const std::vector<Candidate> candidates = candidates_of(results, budgets);
   for (const Candidate& candidate : candidates) {
     neighbors.pattern = candidate.pattern;
@@ -248,10 +270,10 @@ Neighborhood neighborhood_at_creation(MPI_Comm parent, MPI_Comm graph, int rank,
   if (settings.algorithm.is_automatic()) {
     decide_automatically(graph, rank, neighbors, settings);
   } else if (settings.algorithm.planner().needs_routing) {
-    neighbors.routing = run_setups(graph, rank, neighbors, settings, {}, true).routing;
+    neighbors.routing = run_setups(graph, rank, neighbors, settings, {}, routing_grids(neighbors.size, settings)).routings.front();
   } else {
     const int given[] = {settings.combining.phases};
-    neighbors.pattern = run_setups(graph, rank, neighbors, settings, given, false).patterns.front();
+    neighbors.pattern = run_setups(graph, rank, neighbors, settings, given, {}).patterns.front();
   }
   return Neighborhood(std::move(neighbors));
 }

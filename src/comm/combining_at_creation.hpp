@@ -2,8 +2,9 @@
 // What a distributed-graph communicator just made runs on (at CC_Dist_graph_create(_adjacent), and
 // through libcartcoll_mpi at MPI_Dist_graph_create(_adjacent)): the Cartesian neighborhood detection
 // finds (cartesian_detection.hpp), else the graph with graph-combining's set-up (003's pattern
-// extraction and matching, src/graph/combining_setup.hpp) where the agreed algorithm needs it or
-// `auto` may gain from it, and `auto`'s agreed verdict.
+// extraction and matching, src/graph/combining_setup.hpp) and graph-routing's
+// (src/graph/routing_setup.hpp) where the agreed algorithm needs them or `auto` may gain from them,
+// and `auto`'s agreed verdict.
 #include <mpi.h>
 
 #include "neighborhood.hpp"
@@ -17,7 +18,9 @@ namespace cartcoll::detail {
 // for a collective where the cost model (CARTCOLL_PROFILE, else the default) predicts it faster at
 // one element per block for the slowest process (one more allreduce). Where no phase budget was given,
 // `auto` runs the set-up once per candidate budget and keeps the one the model prefers (the same
-// allreduce). docs/graph-combining.md.
+// allreduce). Where blocks are asserted uniform, graph-routing's set-up runs too, forced or, under
+// `auto`, in lockstep on a few grids, which the same allreduce weighs. docs/graph-combining.md,
+// docs/graph-routing.md.
 Neighborhood neighborhood_at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighborhood neighbors,
                                       const Settings& settings);
 

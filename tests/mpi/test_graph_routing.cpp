@@ -29,14 +29,15 @@ namespace {
 
 constexpr std::chrono::seconds deadline{240};
 
-// graph-routing (or `auto`, algorithm "") with the assertion on a grid of `dims` dimensions.
+// graph-routing (or `auto`, algorithm "") with the assertion on a grid of `dims` dimensions ("":
+// not given).
 class RoutingInfo : public AlgorithmInfo {
  public:
   explicit RoutingInfo(const std::string& dims = "2", const std::string& algorithm = "graph-routing",
                        const std::string& uniform = "true")
       : AlgorithmInfo(algorithm) {
     set("cartcoll_assert_uniform_blocks", uniform);
-    set("cartcoll_routing_dims", dims);
+    if (!dims.empty()) set("cartcoll_routing_dims", dims);
   }
 };
 
@@ -103,9 +104,11 @@ TEST(GraphRouting, TheBusiestProcessSendsWhatTheGridAllows) {
   expect_no_leaks();
 }
 
-// Under `auto` with the assertion, a model in which messages cost far more than phases keeps the
-// routed schedule on an Erdős–Rényi graph of 16 processes with δ = 0.8 (4 x 4: at most 6 messages a
-// process against 9 with graph-combining and 15 directly): it sends what graph-routing forced sends.
+// Under `auto` with the assertion, a model in which messages cost far more than phases keeps a
+// routed schedule on an Erdős–Rényi graph of 16 processes with δ = 0.8: of the grids it weighs
+// without a given one (4 x 4 and 4 x 2 x 2), the one whose busiest process sends fewest messages,
+// 4 x 2 x 2 (5 messages a call, against 6, about 9 with graph-combining and 15 directly). It sends
+// what graph-routing forced on that grid sends. Given a grid (2 dimensions), it keeps that one.
 // Without the assertion it keeps graph-combining or the direct exchange, whose busiest process sends
 // more. (A complete graph would not do: it is Cartesian, a torus with every offset.) Results are
 // exact at every process count.
@@ -114,21 +117,22 @@ TEST(GraphRouting, AutoRoutesWhereTheModelPrefersIt) {
   const Profile profile("1e-9 1e-5 1e-12");
   const cartcoll::graphs::EdgeList edges = cartcoll::graphs::erdos_renyi(world_size(), 0.8, 1);
   const Graph graph = Graph::from_edges(edges.size, edges.edges);
-  auto sent_with = [&](MPI_Info info) {
-    MPI_Comm comm = create_adjacent(graph, info);
+  auto sent_with = [&](const RoutingInfo& info) {
+    MPI_Comm comm = create_adjacent(graph, info.get());
     const Sent sent = regular_calls(graph, comm);
     MPI_Comm_free(&comm);
     return sent;
   };
-  const RoutingInfo forced("2"), automatic("2", "");
-  const RoutingInfo combining("2", "graph-combining"), unasserted("2", "", "false");
-  const Sent routed = sent_with(forced.get()), chosen = sent_with(automatic.get());
-  const Sent combined = sent_with(combining.get()), without = sent_with(unasserted.get());
+  const Sent on_two = sent_with(RoutingInfo("2")), on_three = sent_with(RoutingInfo("3"));
+  const Sent chosen = sent_with(RoutingInfo("", "")), chosen_on_two = sent_with(RoutingInfo("2", ""));
+  const Sent combined = sent_with(RoutingInfo("", "graph-combining")), without = sent_with(RoutingInfo("", "", "false"));
   if (world_size() == 16) {
-    EXPECT_LT(routed.most, combined.most) << "the graph should tell the two apart";
-    EXPECT_EQ(chosen.total, routed.total);
-    EXPECT_EQ(chosen.most, routed.most);
-    EXPECT_GT(without.most, routed.most) << "without the assertion auto never routes";
+    EXPECT_LT(on_three.most, on_two.most) << "the grids should tell themselves apart";
+    EXPECT_LT(on_two.most, combined.most) << "the graph should tell routing and graph-combining apart";
+    EXPECT_EQ(chosen.total, on_three.total);
+    EXPECT_EQ(chosen.most, on_three.most);
+    EXPECT_EQ(chosen_on_two.total, on_two.total) << "a grid given is kept";
+    EXPECT_GT(without.most, on_two.most) << "without the assertion auto never routes";
   }
   expect_no_leaks();
 }
