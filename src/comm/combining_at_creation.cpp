@@ -67,12 +67,12 @@ std::vector<std::vector<int>> routing_grids(int size, const Settings& settings) 
 std::vector<std::unique_ptr<RoutingSetup>> routing_setups(MPI_Comm graph, int rank, const GraphNeighborhood& neighbors,
                                                           const std::vector<std::vector<int>>& grids) {
   if (grids.empty()) return {};
-  int without_blocks = neighbors.sources.empty() && neighbors.destinations.empty() ? 1 : 0;
+  const GraphView view{rank, neighbors.size, neighbors.sources, neighbors.destinations};
+  int without_blocks = RoutingSetup::has_a_block(view) ? 0 : 1;
   allreduce_max(graph, std::span<int>(&without_blocks, 1));
   std::vector<std::unique_ptr<RoutingSetup>> setups;
   for (const std::vector<int>& extents : grids)
-    setups.push_back(std::make_unique<RoutingSetup>(
-        GraphView{rank, neighbors.size, neighbors.sources, neighbors.destinations}, extents, without_blocks == 0));
+    setups.push_back(std::make_unique<RoutingSetup>(view, extents, without_blocks == 0));
   return setups;
 }
 

@@ -24,6 +24,10 @@ class RoutingSetup final : public RoundProtocol {
 
   const RoutingPattern& pattern() const { return pattern_; }
 
+  // Whether the process has a block in an alltoall, a send or a receive block, to shape the temporary
+  // blocks it forwards like: alltoall is routed only where every process has one (routes_alltoall).
+  static bool has_a_block(const GraphView& view) { return !view.sources.empty() || !view.destinations.empty(); }
+
  private:
   int rank_;
   std::vector<RoutedBlock> held_;  // ascending: blocks here and not for this process

@@ -19,33 +19,39 @@ void validate(const CombiningParameters& parameters) {
   if (parameters.node_size < 0) throw Error(Errc::info_value, "the node size must not be negative");
 }
 
-SimulatedSetup simulate_combining_setup(const Graph& graph, const CombiningParameters& parameters) {
-  validate(parameters);
-  std::vector<std::unique_ptr<detail::CombiningSetup>> setups;
+namespace {
+
+// Every process's set-up (`make` builds one from its view) run over the simulated transport: the
+// costs and each process's pattern.
+template <typename Result, typename Make>
+Result simulate_every_process(const Graph& graph, Make make) {
+  using Setup = typename decltype(make(graph.view(0)))::element_type;
+  std::vector<std::unique_ptr<Setup>> setups;
   std::vector<detail::RoundProtocol*> protocols;
   for (int rank = 0; rank < graph.size(); ++rank) {
-    setups.push_back(std::make_unique<detail::CombiningSetup>(graph.view(rank), parameters));
+    setups.push_back(make(graph.view(rank)));
     protocols.push_back(setups.back().get());
   }
-  SimulatedSetup result{detail::run_simulated(protocols), {}};
+  Result result{detail::run_simulated(protocols), {}};
   for (const auto& setup : setups) result.patterns.push_back(setup->pattern());
   return result;
 }
 
+}  // namespace
+
+SimulatedSetup simulate_combining_setup(const Graph& graph, const CombiningParameters& parameters) {
+  validate(parameters);
+  return simulate_every_process<SimulatedSetup>(
+      graph, [&](const GraphView& view) { return std::make_unique<detail::CombiningSetup>(view, parameters); });
+}
+
 SimulatedRouting simulate_routing_setup(const Graph& graph, int dims) {
-  std::vector<int> extents = routing_extents(graph.size(), dims);
-  bool routes_alltoall = true;  // every process has a block to shape temporary blocks like
-  for (int rank = 0; rank < graph.size(); ++rank)
-    routes_alltoall = routes_alltoall && !(graph.sources(rank).empty() && graph.destinations(rank).empty());
-  std::vector<std::unique_ptr<detail::RoutingSetup>> setups;
-  std::vector<detail::RoundProtocol*> protocols;
-  for (int rank = 0; rank < graph.size(); ++rank) {
-    setups.push_back(std::make_unique<detail::RoutingSetup>(graph.view(rank), extents, routes_alltoall));
-    protocols.push_back(setups.back().get());
-  }
-  SimulatedRouting result{detail::run_simulated(protocols), {}};
-  for (const auto& setup : setups) result.patterns.push_back(setup->pattern());
-  return result;
+  const std::vector<int> extents = routing_extents(graph.size(), dims);
+  bool routes_alltoall = true;
+  for (int rank = 0; rank < graph.size(); ++rank) routes_alltoall = routes_alltoall && detail::RoutingSetup::has_a_block(graph.view(rank));
+  return simulate_every_process<SimulatedRouting>(graph, [&](const GraphView& view) {
+    return std::make_unique<detail::RoutingSetup>(view, extents, routes_alltoall);
+  });
 }
 
 }  // namespace cartcoll
