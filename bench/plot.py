@@ -468,7 +468,7 @@ def targets(rows):
     graphs = graph_targets(rows)
     if graphs:
         out += ("\nDistributed graphs (issues 10 and 12): the trivial schedule against MPI's own, and `auto` against "
-                "the better of trivial and graph-combining, at every size measured.\n\n" + graphs)
+                "the best of trivial, graph-combining and (where measured) graph-routing, at every size measured.\n\n" + graphs)
     return out
 
 
