@@ -36,8 +36,12 @@ std::vector<std::vector<double>> time_interleaved(const std::vector<Run>& runs, 
   std::vector<std::vector<double>> times(runs.size());
   for (int rep = 0; rep < warmup; ++rep)
     for (const Run& run : runs) timed_call(run);
-  for (int done = 0; done < reps; done += batch)
-    for (std::size_t k = 0; k < runs.size(); ++k) {
+  // Each round of turns starts one implementation later than the one before, so that no implementation
+  // always runs right after the same other one (whose leftovers, such as connections in rendezvous or
+  // cold caches, it would otherwise pay every time).
+  for (int done = 0, round = 0; done < reps; done += batch, ++round)
+    for (std::size_t turn = 0; turn < runs.size(); ++turn) {
+      const std::size_t k = (turn + static_cast<std::size_t>(round)) % runs.size();
       if (batch > 1) timed_call(runs[k]);  // the turn's untimed lead
       for (int rep = done; rep < std::min(done + batch, reps); ++rep) times[k].push_back(timed_call(runs[k]));
     }
