@@ -5,6 +5,7 @@
 #include "../exec/mpi_check.hpp"
 #include "../util/neighborhoods.hpp"
 #include "cartcoll/cartesian_detection.hpp"
+#include "graph_create.hpp"
 
 namespace cartcoll::detail {
 
@@ -98,9 +99,17 @@ std::shared_ptr<CommState> state_for_collective(MPI_Comm comm, bool may_block) {
   Neighborhood neighborhood = neighborhood_of_topology(comm, weights);
   int rank = 0;
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  auto library = may_block ? std::make_shared<LibraryComm>(comm) : LibraryComm::started(comm);
+  // Started, not made: a blocking call waits for it in the progress engine, which moves the
+  // process's other operations on meanwhile (a peer may be waiting for one of them).
+  auto library = LibraryComm::started(comm);
+  Settings settings = settings_of_environment();
+  if (may_block) {
+    library->ready();
+    if (const GraphNeighborhood* graph = neighborhood.graph(); graph != nullptr && mpi_topology_of(comm) == MPI_DIST_GRAPH)
+      neighborhood = neighborhood_at_first_call(comm, library->get(), *graph, settings);
+  }
   auto state = std::make_shared<CommState>(std::move(neighborhood), std::move(weights), rank, Origin::mpi_topology,
-                                           settings_of_environment(), std::move(library));
+                                           std::move(settings), std::move(library));
   attach_state(comm, state);
   return state;
 }

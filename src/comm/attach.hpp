@@ -1,9 +1,12 @@
 #pragma once
 // The library's state for communicators whose topology MPI made (MPI_Dist_graph_create*,
 // MPI_Graph_create, MPI_Cart_create): attached at the first neighborhood collective on them, as part
-// of that collective call, which every process makes in the same order. A blocking call or *_init
-// duplicates the communicator right away (MPI_Comm_dup); a nonblocking call starts MPI_Comm_idup and
-// its operation waits for it inside the progress engine, so the call itself does not block.
+// of that collective call, which every process makes in the same order. Every call starts
+// MPI_Comm_idup. A nonblocking call's operation waits for the duplicate inside the progress engine, so
+// the call itself does not block; a blocking call or *_init waits for it at once, also in the engine
+// (the process's other operations move on meanwhile), and on a distributed graph then agrees on the
+// settings and runs what CC_Dist_graph_create would have run at creation: the Cartesian detection and
+// the set-up the algorithm needs (graph_create.hpp, neighborhood_at_first_call).
 #include <mpi.h>
 
 #include <memory>

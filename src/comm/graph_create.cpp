@@ -5,6 +5,7 @@
 #include <string>
 
 #include "../exec/mpi_check.hpp"
+#include "../exec/mpi_handles.hpp"
 #include "cartcoll/error.hpp"
 #include "attach.hpp"
 #include "cartesian_detection.hpp"
@@ -291,10 +292,13 @@ MPI_Comm create_graph(MPI_Comm comm, const std::function<EdgeSpec()>& parse, MPI
   return make_graph(comm, adjacent_of(received, weighted), info, reorder, settings, arguments.node_size);
 }
 
-void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info) {
+namespace {
+
+// The algorithm and graph-combining's and graph-routing's parameters for a communicator MPI made:
+// the environment, else `info`'s keys. Agreed over `comm`: processes that differ all get MPI_ERR_ARG.
+Settings agreed_settings(MPI_Comm comm, MPI_Info info, std::optional<int>& node_size) {
   Settings settings = settings_of_environment();
   std::optional<Error> error;
-  std::optional<int> node_size;
   try {
     settings.algorithm = effective_algorithm(info, Algorithm::automatic());
     settings.combining = combining_parameters(info);
@@ -307,21 +311,38 @@ void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info) {
   const int must_match[] = {settings.algorithm.id(), settings.combining.threshold, settings.combining.steps,
                             settings.combining.phases, settings.choose_phase_budget ? 1 : 0, node_size.value_or(0),
                             settings.routing.uniform_blocks ? 1 : 0, settings.routing.dims};
-  agree(graph, error, must_match,
+  agree(comm, error, must_match,
         Error(Errc::arg, "processes passed different algorithms, combining parameters, node sizes or routing settings"));
-  set_graph_node_size(graph, node_size, settings);
+  set_graph_node_size(comm, node_size, settings);
+  return settings;
+}
+
+}  // namespace
+
+void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info) {
+  std::optional<int> node_size;
+  const Settings settings = agreed_settings(graph, info, node_size);
   Weights weights;
   Neighborhood read = neighborhood_of_topology(graph, weights);
   if (read.graph() == nullptr) throw Error(Errc::intern, "a distributed graph without a graph neighborhood");
-  GraphNeighborhood neighbors = *read.graph();
   int rank = 0;
   check(MPI_Comm_rank(graph, &rank), "MPI_Comm_rank");
-  Neighborhood neighborhood = neighborhood_at_creation(parent, graph, rank, std::move(neighbors), settings);
-  const bool combined = neighborhood.graph() != nullptr &&
-                        (neighborhood.graph()->pattern != nullptr || neighborhood.graph()->routing != nullptr);
-  if (neighborhood.kind() != NeighborhoodKind::cartesian && !combined) return;
+  Neighborhood neighborhood = neighborhood_at_creation(parent, graph, rank, *read.graph(), settings);
+  // Attached whatever was decided, so that the first collective does not decide again.
   attach_state(graph, std::make_shared<CommState>(std::move(neighborhood), std::move(weights), rank,
                                                   Origin::mpi_topology, settings, std::make_shared<LibraryComm>(graph)));
+}
+
+Neighborhood neighborhood_at_first_call(MPI_Comm comm, MPI_Comm library_comm, GraphNeighborhood neighbors,
+                                        Settings& settings) {
+  MPI_Info handle = MPI_INFO_NULL;
+  check(MPI_Comm_get_info(comm, &handle), "MPI_Comm_get_info");
+  const Info info(handle);
+  std::optional<int> node_size;
+  settings = agreed_settings(library_comm, info.get(), node_size);
+  int rank = 0;
+  check(MPI_Comm_rank(library_comm, &rank), "MPI_Comm_rank");
+  return neighborhood_at_creation(library_comm, library_comm, rank, std::move(neighbors), settings);
 }
 
 }  // namespace cartcoll::detail

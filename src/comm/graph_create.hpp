@@ -12,6 +12,8 @@
 #include <vector>
 
 #include "cartcoll/plan.hpp"
+#include "neighborhood.hpp"
+#include "settings.hpp"
 
 namespace cartcoll::detail {
 
@@ -36,10 +38,17 @@ struct EdgeSpec {
 MPI_Comm create_graph(MPI_Comm comm, const std::function<EdgeSpec()>& parse, MPI_Info info, bool reorder);
 
 // libcartcoll_mpi's MPI_Dist_graph_create(_adjacent), after MPI made `graph` from `parent` with
-// `info` (collective): the processes agree on the algorithm and graph-combining's parameters
-// (environment, else info keys); where the graph is Cartesian (cartesian_detection.hpp) or the
-// algorithm needs graph-combining's set-up, which then runs, the library's state is attached now;
-// else it comes at the first collective, as for any communicator MPI made.
+// `info` (collective): the processes agree on the algorithm and graph-combining's and graph-routing's
+// parameters (environment, else info keys); the graph is looked at as a Cartesian neighborhood
+// (cartesian_detection.hpp), the set-up the settings call for runs, and the library's state is
+// attached, whatever was decided.
 void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info);
+
+// The same for a distributed graph communicator MPI made without the layer, at its first blocking
+// or *_init neighborhood collective (attach.hpp): agreed and set up over the library's duplicate
+// `library_comm` (so no library message meets the user's), with the environment, else the hints of
+// `comm` (MPI_Comm_get_info). `neighbors` is what MPI's topology says; `settings` is set.
+Neighborhood neighborhood_at_first_call(MPI_Comm comm, MPI_Comm library_comm, GraphNeighborhood neighbors,
+                                        Settings& settings);
 
 }  // namespace cartcoll::detail

@@ -28,8 +28,13 @@ void LibraryComm::read_tag_ub(MPI_Comm parent) {
   if (found) tag_ub_ = *static_cast<int*>(value);
 }
 
+// Once open, the gate is dropped: operations made from then on run without it (a blocking call then
+// takes Execution::run_alone's path); those made before keep their own reference.
 MPI_Comm LibraryComm::ready() {
-  if (gate_) gate_->wait_open();
+  if (gate_) {
+    gate_->wait_open();
+    gate_.reset();
+  }
   return comm_;
 }
 

@@ -57,4 +57,19 @@ class Group {
   MPI_Group handle_;
 };
 
+// An info object the library was handed by MPI (MPI_Comm_get_info), freed on destruction.
+class Info {
+ public:
+  explicit Info(MPI_Info handle) : handle_(handle) {}
+  Info(const Info&) = delete;
+  Info& operator=(const Info&) = delete;
+  ~Info() {
+    if (handle_ != MPI_INFO_NULL) MPI_Info_free(&handle_);
+  }
+  MPI_Info get() const noexcept { return handle_; }
+
+ private:
+  MPI_Info handle_;
+};
+
 }  // namespace cartcoll::detail

@@ -198,6 +198,26 @@ TEST(Detection, GeneralFormIsDetectedToo) {
   expect_no_leaks();
 }
 
+// A communicator MPI made is looked at in its first blocking call (rule 65), on the MPI_Dims_create
+// grids, as it has no parent: a 3-D Moore stencil made by MPI_Dist_graph_create_adjacent is found
+// there, and every call before and after it delivers what the graph reference model says.
+TEST(Detection, CommunicatorsMpiMadeAreDetectedAtTheirFirstBlockingCall) {
+  const Watchdog watchdog("CommunicatorsMpiMadeAreDetectedAtTheirFirstBlockingCall", deadline);
+  const Graph graph = stencil_graph(naming_for(3, true, DimOrder::row_major), moore(3));
+  const std::vector<int>& in = graph.sources(world_rank());
+  const std::vector<int>& out = graph.destinations(world_rank());
+  MPI_Comm comm = MPI_COMM_NULL;
+  ASSERT_EQ(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, static_cast<int>(in.size()), in.data(), MPI_UNWEIGHTED,
+                                           static_cast<int>(out.size()), out.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
+                                           &comm),
+            MPI_SUCCESS);
+  EXPECT_FALSE(is_cartesian(comm));
+  expect_reference_results(comm, graph);
+  EXPECT_TRUE(is_cartesian(comm));
+  MPI_Comm_free(&comm);
+  expect_no_leaks();
+}
+
 // MPI lets processes that share no receiver size their blocks differently. With the offsets +e_k and
 // (1,1,1) on the 2 x 2 x 2 torus the senders fall into two classes (the parities), and combining would
 // forward a block of one class through a process of the other, in a temp sized like that process's

@@ -104,6 +104,28 @@ TEST(GraphRouting, TheBusiestProcessSendsWhatTheGridAllows) {
   expect_no_leaks();
 }
 
+// A communicator MPI made routes from its first blocking call on, with the settings of that moment,
+// the environment's here (semantics rule 65): on the complete graph no process sends more than the
+// grid allows, fewer than directly on a grid of two dimensions, and every operation and form is exact.
+TEST(GraphRouting, CommunicatorsMpiMadeRouteFromTheirFirstBlockingCall) {
+  const Watchdog watchdog("graph-routing on a communicator MPI made", deadline);
+  const int p = world_size();
+  const Graph graph = complete_graph(p);
+  MPI_Comm comm = mpi_adjacent(graph);
+  ASSERT_NE(comm, MPI_COMM_NULL);
+  setenv("CARTCOLL_ALGORITHM", "graph-routing", 1);
+  setenv("CARTCOLL_ASSERT_UNIFORM_BLOCKS", "true", 1);
+  setenv("CARTCOLL_ROUTING_DIMS", "2", 1);
+  regular_calls(graph, comm);  // the set-up runs here
+  for (const char* name : {"CARTCOLL_ALGORITHM", "CARTCOLL_ASSERT_UNIFORM_BLOCKS", "CARTCOLL_ROUTING_DIMS"}) unsetenv(name);
+  const Sent sent = regular_calls(graph, comm);
+  EXPECT_LE(sent.most, 2 * grid_bound(p, 2)) << "alltoall and allgather";
+  if (cartcoll::routing_extents(p, 2).size() == 2) EXPECT_LT(sent.most, 2 * (p - 1)) << "a grid of two dimensions";
+  every_operation_and_form(comm, 5, Sizes::uniform);
+  MPI_Comm_free(&comm);
+  expect_no_leaks();
+}
+
 // Under `auto` with the assertion, a model in which messages cost far more than phases keeps a
 // routed schedule on an Erdős–Rényi graph of 16 processes with δ = 0.8: of the grids it weighs
 // without a given one (4 x 4 and 4 x 2 x 2), the one whose busiest process sends fewest messages,

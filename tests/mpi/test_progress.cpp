@@ -18,6 +18,7 @@
 #include "../support/cart_fixture.hpp"
 #include "../support/handle_census.hpp"
 #include "../support/watchdog.hpp"
+#include "cartcoll/neighbor.h"
 
 using namespace support;
 
@@ -206,6 +207,46 @@ TEST_P(Progress, RepeatedBlockingCallWithAndWithoutOutstandingOperations) {
     }
     repeated.expect_delivered("a repeated blocking call");
   }
+}
+
+// The first blocking neighborhood collective on a communicator MPI made attaches the library's state:
+// it duplicates the communicator and, on a distributed graph, agrees on the settings and looks for a
+// Cartesian neighborhood. Even ranks make that call with an operation outstanding that their odd
+// neighbors wait for before they make it; waiting there (for the duplicate, for the agreement) must
+// move the outstanding one on. A blocking MPI_Comm_dup deadlocked here.
+TEST_P(Progress, FirstBlockingCallOnACommunicatorMpiMadeKeepsOthersMoving) {
+  const int p = world_size(), rank = world_rank();
+  const int dims[] = {p}, periods[] = {1};
+  const int ring[] = {(rank + p - 1) % p, (rank + 1) % p};
+  MPI_Comm cartesian = MPI_COMM_NULL, graph = MPI_COMM_NULL;
+  MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &cartesian);
+  MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, ring, MPI_UNWEIGHTED, 2, ring, MPI_UNWEIGHTED, MPI_INFO_NULL, 0,
+                                 &graph);
+  int generation = 60;
+  for (MPI_Comm made : {cartesian, graph}) {
+    Exchange outstanding(first_, generation % 2 == 0, generation);
+    ++generation;
+    const int send[] = {1000 * rank, 1000 * rank + 1};
+    int recv[] = {-1, -1};
+    auto first_call = [&] { return CC_Neighbor_alltoall(send, 1, MPI_INT, recv, 1, MPI_INT, made); };
+    ASSERT_EQ(outstanding.start(), MPI_SUCCESS);
+    if (rank % 2 == 0) {
+      ASSERT_EQ(first_call(), MPI_SUCCESS);
+      ASSERT_EQ(Cart_wait(&outstanding.request()), MPI_SUCCESS);
+    } else {
+      ASSERT_EQ(Cart_wait(&outstanding.request()), MPI_SUCCESS);
+      ASSERT_EQ(first_call(), MPI_SUCCESS);
+    }
+    outstanding.expect_delivered("outstanding across a first call on a communicator MPI made");
+    // Block 0 comes from rank - 1, which sent it its block 1; block 1 from rank + 1, its block 0. On the
+    // graph of 1 or 2 processes the two edges repeat, and the k-th edge to a process meets its k-th
+    // from this one (rule 35); the Cartesian topology keeps MPI's rule for dimensions of size 1 and 2.
+    const bool repeated = made == graph && p <= 2;
+    EXPECT_EQ(recv[0], 1000 * ring[0] + (repeated ? 0 : 1));
+    EXPECT_EQ(recv[1], 1000 * ring[1] + (repeated ? 1 : 0));
+  }
+  MPI_Comm_free(&cartesian);
+  MPI_Comm_free(&graph);
 }
 
 // Many operations outstanding on one communicator, completed in opposite orders on neighboring ranks.
