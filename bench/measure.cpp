@@ -3,6 +3,8 @@
 #include "util/median.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <random>
 
 #include "traffic_census.hpp"
 
@@ -36,15 +38,20 @@ std::vector<std::vector<double>> time_interleaved(const std::vector<Run>& runs, 
   std::vector<std::vector<double>> times(runs.size());
   for (int rep = 0; rep < warmup; ++rep)
     for (const Run& run : runs) timed_call(run);
-  // Each round of turns starts one implementation later than the one before, so that no implementation
-  // always runs right after the same other one (whose leftovers, such as connections in rendezvous or
-  // cold caches, it would otherwise pay every time).
-  for (int done = 0, round = 0; done < reps; done += batch, ++round)
-    for (std::size_t turn = 0; turn < runs.size(); ++turn) {
-      const std::size_t k = (turn + static_cast<std::size_t>(round)) % runs.size();
+  // Each round of turns runs the implementations in an order of its own, drawn from the round number
+  // (the same on every rank), so that no implementation mostly runs right after the same other one:
+  // the one after a heavy implementation pays its leftovers (the untimed lead does not absorb all of
+  // them), and with a fixed order, or one only rotated, that was always the same one.
+  std::vector<std::size_t> order(runs.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  for (int done = 0, round = 0; done < reps; done += batch, ++round) {
+    std::mt19937 draw(static_cast<std::mt19937::result_type>(round));
+    std::shuffle(order.begin(), order.end(), draw);
+    for (const std::size_t k : order) {
       if (batch > 1) timed_call(runs[k]);  // the turn's untimed lead
       for (int rep = done; rep < std::min(done + batch, reps); ++rep) times[k].push_back(timed_call(runs[k]));
     }
+  }
   return times;
 }
 
