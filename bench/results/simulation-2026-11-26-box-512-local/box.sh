@@ -1,13 +1,14 @@
 #!/bin/bash
 # box.sh OP D N IMPL SIZE PROCS OVERHEAD_US: one simulated cartcoll-bench run of a box of
 # scripts/simulate.sh on its fat tree, on this machine (build/smpi); appends to $OUT/summary.txt.
+# BOX_TIMEOUT: seconds before a simulation is stopped (default 3000).
 op=$1 d=$2 n=$3 impl=$4 size=$5 p=$6 o=$7
 repo=/work/main
 name=$op-box-$d-$n--1-$impl-m$size-p$p-o$o
 hosts=$OUT/hostfile.txt
 [ -s "$hosts" ] || for i in $(seq 0 1023); do echo "node-$i"; done > "$hosts"
 start=$(date +%s)
-timeout 3000 smpirun -np "$p" -platform "$repo/bench/simulation/fat-tree-1024.xml" -hostfile "$hosts" \
+timeout "${BOX_TIMEOUT:-3000}" smpirun -np "$p" -platform "$repo/bench/simulation/fat-tree-1024.xml" -hostfile "$hosts" \
   --cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 \
   --cfg=smpi/send-is-detached-thresh:0 --log=root.thresh:warning --cfg=smpi/os:0:${o}e-06:0 --cfg=smpi/ois:0:${o}e-06:0 \
   "$repo/build/smpi/bench/cartcoll-bench" --op "$op" --box "$d" "$n" -1 --sizes "$size" --impl "$impl" --reps 3 --warmup 1 \
