@@ -71,6 +71,16 @@ TEST(GraphCombining, CumulativeCombiningEveryOperationAndForm) {
   expect_no_leaks();
 }
 
+// The allgather of process rank + 2000 on `comm`, checked, and the messages all processes sent for it.
+long long gathered_messages(MPI_Comm comm, const Graph& graph) {
+  std::vector<int> recv(graph.sources(world_rank()).size(), -1);
+  const int mine = 2000 + world_rank();
+  const long long sent = messages_everywhere(
+      [&] { ASSERT_EQ(CC_Neighbor_allgather(&mine, 1, MPI_INT, recv.data(), 1, MPI_INT, comm), MPI_SUCCESS); });
+  for (std::size_t i = 0; i < recv.size(); ++i) EXPECT_EQ(recv[i], 2000 + graph.sources(world_rank())[i]) << "block " << i;
+  return sent;
+}
+
 // The allgather on the dense graph, counted by the PMPI census over all processes: one message per
 // edge to another process without combining; fewer with it from 7 processes on (a pair shares up to
 // p - 2 >= 5 out-neighbors, Θ = 4); the same below 6 (p - 2 < Θ: nobody has a friend).
@@ -80,15 +90,13 @@ TEST(GraphCombining, SavesMessagesWhereProcessesShareOutNeighbors) {
   const CombiningInfo info("4");
   MPI_Comm comm = create_adjacent(graph, info.get());
   ASSERT_NE(comm, MPI_COMM_NULL);
-  const std::vector<int>& sources = graph.sources(world_rank());
-  std::vector<int> recv(sources.size(), -1);
-  const int mine = 1000 + world_rank();
-  const long long combined = messages_everywhere(
-      [&] { ASSERT_EQ(CC_Neighbor_allgather(&mine, 1, MPI_INT, recv.data(), 1, MPI_INT, comm), MPI_SUCCESS); });
-  for (std::size_t i = 0; i < sources.size(); ++i) EXPECT_EQ(recv[i], 1000 + sources[i]) << "block " << i;
+  const long long combined = gathered_messages(comm, graph);
   if (world_size() >= 7) EXPECT_LT(combined, direct_messages(graph));
   else if (world_size() < 6) EXPECT_EQ(combined, direct_messages(graph));
   // alltoallv may size every edge differently, which a friend cannot know: one message per edge.
+  const std::vector<int>& sources = graph.sources(world_rank());
+  std::vector<int> recv(sources.size(), -1);
+  const int mine = 1000 + world_rank();
   const std::vector<int> ones(graph.destinations(world_rank()).size(), 1), in_ones(sources.size(), 1);
   std::vector<int> send(ones.size(), mine), sdispls(ones.size()), rdispls(sources.size());
   for (std::size_t j = 0; j < sdispls.size(); ++j) sdispls[j] = static_cast<int>(j);
@@ -181,16 +189,6 @@ TEST(GraphCombining, BadOrDifferentNodeSizesFailEverywhere) {
     expect_everywhere(code, MPI_ERR_ARG, &comm);
   }
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
-}
-
-// The allgather of process rank + 2000 on `comm`, checked, and the messages all processes sent for it.
-long long gathered_messages(MPI_Comm comm, const Graph& graph) {
-  std::vector<int> recv(graph.sources(world_rank()).size(), -1);
-  const int mine = 2000 + world_rank();
-  const long long sent = messages_everywhere(
-      [&] { ASSERT_EQ(CC_Neighbor_allgather(&mine, 1, MPI_INT, recv.data(), 1, MPI_INT, comm), MPI_SUCCESS); });
-  for (std::size_t i = 0; i < recv.size(); ++i) EXPECT_EQ(recv[i], 2000 + graph.sources(world_rank())[i]) << "block " << i;
-  return sent;
 }
 
 // A communicator MPI made gets its set-up at its first blocking call, with the settings of that
