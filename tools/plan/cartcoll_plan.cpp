@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
   try {
     if (request->graph) {
       const auto figures = plan_tool::compute_graph_figures(Graph::from_edges(request->graph->size, request->graph->edges),
-                                                            {request->combining, request->verify, request->routing_dims});
+                                                            {request->combining, request->verify, request->routing_dims, request->replay});
       if (request->json)
         std::printf("%s\n", plan_tool::to_json(figures).c_str());
       else

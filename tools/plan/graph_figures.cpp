@@ -203,6 +203,34 @@ std::string verification_text(const GraphFigures& figures) {
   return text.empty() ? text : "\n" + text;
 }
 
+std::string replay_text(const GraphFigures& figures) {
+  if (!figures.replay) return "";
+  char line[200];
+  std::snprintf(line, sizeof line, "\nreplayed with %.2f us send overhead and %.2f us latency a message, 4-byte blocks:\n",
+                figures.replay->overhead * 1e6, figures.replay->latency * 1e6);
+  std::string text = line;
+  for (std::size_t a = 0; a < figures.replayed_seconds.size(); ++a) {
+    const auto [alltoall, allgather] = figures.replayed_seconds[a];
+    if (alltoall < 0 && allgather < 0) continue;
+    std::snprintf(line, sizeof line, "  %-16s alltoall %8.2f us   allgather %8.2f us\n", figures.algorithms[a].c_str(),
+                  alltoall * 1e6, allgather * 1e6);
+    text += line;
+  }
+  return text;
+}
+
+std::string json_replayed(const GraphFigures& figures) {
+  if (!figures.replay) return "null";
+  std::string out = "{";
+  for (std::size_t a = 0; a < figures.replayed_seconds.size(); ++a) {
+    char entry[200];
+    std::snprintf(entry, sizeof entry, "%s\"%s\":[%.9g,%.9g]", a > 0 ? "," : "", figures.algorithms[a].c_str(),
+                  figures.replayed_seconds[a].first, figures.replayed_seconds[a].second);
+    out += entry;
+  }
+  return out + "}";
+}
+
 }  // namespace
 
 double SetupFigures::critical_path(const CostModel& model, int p) const {
@@ -236,7 +264,8 @@ GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& optio
       SetupFigures setup = run_setup(graph, parameters, patterns[parameters.node_size]);
       if (!figures.setup) figures.setup = std::move(setup);
     }
-  // schedules[planner][collective][rank], kept only to verify them
+  // schedules[planner][collective][rank], kept only to verify or replay them
+  const bool keep = options.verify || options.replay.has_value();
   std::vector<std::vector<std::vector<Schedule>>> schedules(graph_planners.size(), std::vector<std::vector<Schedule>>(2));
   for (int rank = 0; rank < graph.size(); ++rank) {
     GraphView view = graph.view(rank);
@@ -251,7 +280,7 @@ GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& optio
         if (graph_planners[a]->serves(collective)) schedule = plan(Algorithm::named(graph_planners[a]->name), view, collective);
         (collective == Collective::alltoall ? process.alltoall : process.allgather)
             .push_back(figures_of(schedule, rank, options.combining.node_size));
-        if (options.verify && schedule) schedules[a][collective == Collective::alltoall ? 0 : 1].push_back(std::move(*schedule));
+        if (keep && schedule) schedules[a][collective == Collective::alltoall ? 0 : 1].push_back(std::move(*schedule));
       }
     }
     figures.processes.push_back(std::move(process));
@@ -261,13 +290,21 @@ GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& optio
       return options.verify && graph_planners[a]->serves(collective) ? wrong_bytes(graph, collective, schedules[a][c]) : -1;
     };
     figures.wrong_bytes.emplace_back(verified(0, Collective::alltoall), verified(1, Collective::allgather));
+    auto replayed = [&](std::size_t c, Collective collective) {
+      if (!options.replay || !graph_planners[a]->serves(collective)) return -1.0;
+      const std::vector<double> done = replayed_completion(schedules[a][c], *options.replay, 4);
+      return done.empty() ? 0.0 : *std::max_element(done.begin(), done.end());
+    };
+    figures.replayed_seconds.emplace_back(replayed(0, Collective::alltoall), replayed(1, Collective::allgather));
   }
+  figures.replay = options.replay;
   return figures;
 }
 
 std::string to_json(const GraphFigures& figures) {
   std::string out = "{\"p\":" + std::to_string(figures.size) + ",\"edges\":" + std::to_string(figures.edges) +
                     ",\"setup\":" + json_setup(figures) + ",\"routing_setup\":" + json_routing_setup(figures) +
+                    ",\"replayed_s\":" + json_replayed(figures) +
                     ",\"processes\":[";
   for (std::size_t r = 0; r < figures.processes.size(); ++r) {
     const ProcessFigures& process = figures.processes[r];
@@ -302,7 +339,7 @@ std::string to_table(const GraphFigures& figures) {
       if (nodes) out << "  " << static_cast<double>(off_node.total) / processes;
       out << "\n";
     }
-  out << setup_text(figures) << routing_setup_text(figures) << verification_text(figures);
+  out << setup_text(figures) << routing_setup_text(figures) << verification_text(figures) << replay_text(figures);
   out << "\nper process: rank, in-degree, out-degree, then messages/phases/volume per planner and collective\n";
   for (const ProcessFigures& process : figures.processes) {
     out << process.rank << " " << process.in << " " << process.out;

@@ -9,6 +9,7 @@
 #include "cartcoll/graph.hpp"
 #include "cartcoll/graph_combining.hpp"
 #include "cartcoll/graph_routing.hpp"
+#include "cartcoll/replay.hpp"
 #include "plan_figures.hpp"
 
 namespace cartcoll::plan_tool {
@@ -50,12 +51,17 @@ struct GraphFigures {
   // Per planner, [alltoall, allgather]: received bytes the simulator found different from the
   // reference model; -1 where not verified.
   std::vector<std::pair<long long, long long>> wrong_bytes;
+  // Per planner, [alltoall, allgather]: the replayed call's time (the last process's completion) in
+  // seconds with 4-byte blocks; -1 where not replayed.
+  std::vector<std::pair<double, double>> replayed_seconds;
+  std::optional<MessageTiming> replay;  // the machine replayed on
 };
 
 struct GraphOptions {
   CombiningParameters combining;
   bool verify = false;  // run every schedule in the simulator against the reference model
   int routing_dims = 0;  // graph-routing's grid (0: default_routing_dims)
+  std::optional<MessageTiming> replay;  // replay every schedule on this machine (replay.hpp)
 };
 
 GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& options = {});

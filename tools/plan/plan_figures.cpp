@@ -204,7 +204,9 @@ const char* usage() {
       "  --node-size N            node-combining's friends only within nodes of N consecutive ranks\n"
       "                           (default 0: anywhere, as graph-combining's)\n"
       "  --routing-dims D         graph-routing's grid dimensions (default: extents near 4)\n"
-      "  --verify                 run every schedule in the simulator against the reference model\n";
+      "  --verify                 run every schedule in the simulator against the reference model\n"
+      "  --replay O L             the time of a call with 4-byte blocks, every schedule replayed on a machine\n"
+      "                           of O us send overhead and L us latency a message (replay.hpp)\n";
   return text.c_str();
 }
 
@@ -238,6 +240,15 @@ std::optional<Request> parse_command_line(const std::vector<std::string>& args, 
       request.json = true;
     } else if (arg == "--verify") {
       request.verify = true;
+    } else if (arg == "--replay") {
+      double microseconds[2] = {-1, -1};
+      for (double& figure : microseconds)
+        if (i + 1 < args.size()) figure = cli::parse_double(args[++i]).value_or(-1);
+      if (microseconds[0] < 0 || microseconds[1] < 0) {
+        error = "--replay takes two microsecond figures, the overhead and the latency";
+        return std::nullopt;
+      }
+      request.replay = MessageTiming{microseconds[0] * 1e-6, microseconds[1] * 1e-6, 0};
     } else if (int* parameter = graph_parameter(request, arg)) {
       const auto value = i + 1 < args.size() ? cli::parse_int(args[++i]) : std::nullopt;
       if (!value) {

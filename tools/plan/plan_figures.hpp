@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cartcoll/graph_combining.hpp"
+#include "cartcoll/replay.hpp"
 #include "cartcoll/topology.hpp"
 #include "util/graphs.hpp"
 
@@ -66,6 +67,7 @@ struct Request {
   CombiningParameters combining;  // --threshold, --steps, --candidates, --matching-rounds (graphs)
   int routing_dims = 0;           // --routing-dims (graphs; 0: default_routing_dims)
   bool verify = false;            // --verify (graphs)
+  std::optional<MessageTiming> replay;  // --replay O L (graphs; microseconds on the command line)
   std::string description;  // e.g. "box d=3 n=3 first=-1 without zero"
 };
 // Returns nullopt and sets `error` for bad arguments (args exclude the program name).
