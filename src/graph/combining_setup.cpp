@@ -13,7 +13,9 @@ CombiningSetup::CombiningSetup(const GraphView& view, const CombiningParameters&
       parameters_(parameters),
       active_out_(single_neighbors(view.destinations, view.rank)),
       active_in_(single_neighbors(view.sources, view.rank)),
-      common_(view.rank) {
+      common_(view.rank),
+      load_(static_cast<int>(std::count_if(view.destinations.begin(), view.destinations.end(),
+                                           [&](int neighbor) { return neighbor != view.rank; }))) {
   validate(parameters);
 }
 
@@ -60,8 +62,18 @@ void CombiningSetup::receive_lists(int step, std::vector<Parcel> parcels) {
     if (lists.size() != active_out_.size()) throw Error(Errc::intern, "an out-neighbor sent no in-neighbor list");
     common_.assign(std::move(lists));
   }
-  matching_.begin(common_.friends(parameters_.threshold, parameters_.candidates, parameters_.node_size));
+  matching_.begin(common_.friends(parameters_.threshold, parameters_.candidates, parameters_.node_size), load_);
 }
+
+// How many of a pair's `shared` common out-neighbors the lower rank carries: as many as make the
+// two processes' loads (messages sent) after the split equal, as near as whole neighbors allow,
+// half of them (rounded up) where the loads are equal. The time of a call follows its busiest
+// sender, so the busier of two friends hands the other more of what they share.
+namespace {
+int lower_rank_carries(int shared, int lower_load, int higher_load) {
+  return std::clamp((higher_load - lower_load + shared + 1) / 2, 0, shared);
+}
+}  // namespace
 
 // Splits the common active out-neighbors with this step's friend, if any: hands the friend this
 // process's bundles for the friend's half and tells each of those out-neighbors who carries its
@@ -71,11 +83,14 @@ std::vector<Parcel> CombiningSetup::pair_off(int step) {
   const auto partner = matching_.partner();
   if (!partner) return parcels;
   const std::vector<int> shared = common_.shared_with(*partner);
-  const auto first_half = static_cast<std::ptrdiff_t>((shared.size() + 1) / 2);
   const bool lower = rank_ < *partner;
+  const auto first_part = static_cast<std::ptrdiff_t>(
+      lower_rank_carries(static_cast<int>(shared.size()), lower ? load_ : matching_.partner_load(),
+                         lower ? matching_.partner_load() : load_));
   CombiningStep paired{step, *partner, {}, {}, {}};
-  paired.onloaded.assign(lower ? shared.begin() : shared.begin() + first_half, lower ? shared.begin() + first_half : shared.end());
-  paired.offloaded.assign(lower ? shared.begin() + first_half : shared.begin(), lower ? shared.end() : shared.begin() + first_half);
+  paired.onloaded.assign(lower ? shared.begin() : shared.begin() + first_part, lower ? shared.begin() + first_part : shared.end());
+  paired.offloaded.assign(lower ? shared.begin() + first_part : shared.begin(), lower ? shared.end() : shared.begin() + first_part);
+  load_ += (paired.offloaded.empty() ? 0 : 1) - static_cast<int>(paired.offloaded.size());
   int ready = 0;  // the phase in which this process has all it hands over
   for (int neighbor : paired.offloaded) ready = std::max(ready, bundle(neighbor).phase);
   std::vector<int> handover = {bundles, ready};

@@ -6,10 +6,11 @@
 //   `matching_rounds` rounds of friend matching (matching.hpp) among processes sharing >= Θ active
 //     out-neighbors, each considering its `candidates` best friends;
 //   1 notify round: a paired process splits the pair's common active out-neighbors (ascending; the
-//     lower rank keeps the first half, rounded up), hands its friend its bundles for the friend's
-//     half (with the phase in which they will all be there), and tells each out-neighbor of that
-//     half that the friend carries its bundle now, from which phase on. The
-//     friend's half leaves a process's active set, and so does its own half where the bundle it
+//     lower rank keeps the first part, so many that both will send equally many messages, half
+//     rounded up where they send equally many now), hands its friend its bundles for the friend's
+//     part (with the phase in which they will all be there), and tells each out-neighbor of that
+//     part that the friend carries its bundle now, from which phase on. The
+//     friend's part leaves a process's active set, and so does its own part where the bundle it
 //     now carries there could not be handed on within the agreed number of phases (always with
 //     2, 003's combining; cumulative combining with more). At the receiver the friend that handed
 //     over leaves the active in-set, and the carrier too in that case.
@@ -66,6 +67,7 @@ class CombiningSetup final : public RoundProtocol {
   std::map<int, Bundle> bundles_;   // by active out-neighbor, where more than this process
   std::map<int, Bundle> arrivals_;  // by in-neighbor, where more than the carrier itself
   CombiningPattern pattern_;        // its steps (the arrivals are arrivals_)
+  int load_;                        // the messages this process's schedule sends so far
 };
 
 }  // namespace cartcoll::detail

@@ -6,8 +6,9 @@
 
 namespace cartcoll::detail {
 
-void FriendMatching::begin(std::vector<int> friends) {
+void FriendMatching::begin(std::vector<int> friends, int load) {
   friends_ = std::move(friends);
+  load_ = load;
   refused_.clear();
   proposers_.clear();
   target_.reset();
@@ -34,7 +35,7 @@ std::vector<Parcel> FriendMatching::outgoing() {
   for (int proposer : proposers_)
     if (proposer != partner_ && proposer != target_ && (partner_ || !is_friend(proposer)))
       parcels.push_back({proposer, {refuse}});
-  if (target_) parcels.push_back({*target_, {propose}});
+  if (target_) parcels.push_back({*target_, {propose, load_}});
   proposers_.clear();
   return parcels;
 }
@@ -43,7 +44,10 @@ void FriendMatching::incoming(const std::vector<Parcel>& parcels) {
   for (const Parcel& parcel : parcels) {
     if (parcel.values.at(0) == propose) {
       proposers_.push_back(parcel.peer);
-      if (target_ == parcel.peer) partner_ = parcel.peer;
+      if (target_ == parcel.peer) {
+        partner_ = parcel.peer;
+        partner_load_ = parcel.values.at(1);
+      }
     } else if (parcel.values.at(0) == refuse) {
       refused_.push_back(parcel.peer);
     } else {

@@ -6,7 +6,8 @@
 // the heaviest remaining friendship is always mutual and pairs in its round. A paired process, or one
 // that does not count the proposer among its friends, refuses proposals, so proposers move on; one
 // still searching stays silent (it may propose to the proposer later). Messages per round: one
-// proposal and the refusals of the previous round's proposals.
+// proposal and the refusals of the previous round's proposals. A proposal carries the proposer's
+// load (the messages its schedule sends so far), so that a pair knows both loads when it forms.
 #include <optional>
 #include <vector>
 
@@ -16,11 +17,12 @@ namespace cartcoll::detail {
 
 class FriendMatching {
  public:
-  // A new step: `friends` best first.
-  void begin(std::vector<int> friends);
+  // A new step: `friends` best first; `load` goes with this process's proposals.
+  void begin(std::vector<int> friends, int load);
   std::vector<Parcel> outgoing();
   void incoming(const std::vector<Parcel>& parcels);
   std::optional<int> partner() const noexcept { return partner_; }
+  int partner_load() const noexcept { return partner_load_; }  // the partner's, where there is one
 
   static constexpr int propose = 3, refuse = 4;  // a parcel's first value
 
@@ -30,6 +32,7 @@ class FriendMatching {
 
   std::vector<int> friends_, refused_, proposers_;
   std::optional<int> target_, partner_;
+  int load_ = 0, partner_load_ = 0;
 };
 
 }  // namespace cartcoll::detail

@@ -9,13 +9,18 @@
 //            the same receiver (equal bytes: both are matched by the receiver's one count of a
 //            regular alltoall or allgather). Without cumulative combining every bundle handed over
 //            is the own block alone, so every exchange goes in phase 0 and the schedule has two.
-//   direct:  one message per remaining edge, as trivial, in phase 0 after the exchanges there.
+//   direct:  one message per remaining edge, as trivial, in phase 1 (direct_phase) after the
+//            exchanges there (if any). Phase 0 then holds the exchanges alone, so a process starts
+//            its combined messages as soon as its friends' blocks are in, not when the last direct
+//            message to it is: a busy in-neighbor's direct message, sent after its other 40, held
+//            up every phase-1 sender it reached (docs/graph-combining.md, "Where the direct
+//            messages go").
 //   combined: to each out-neighbor with a bundle of more than the own block, the bundle, in the
 //            phase in which it is complete; from each carrier, its origins' blocks in the order
 //            and phase the set-up recorded.
 // A message is received in the phase it is sent in, and within a phase two processes post their
 // messages to each other in the same order (exchanges, direct edges, combined messages). Without a
-// pattern (no set-up ran) this is the direct exchange.
+// pattern (no set-up ran) this is the direct exchange, in one phase.
 #include <algorithm>
 #include <map>
 #include <string>
@@ -158,7 +163,7 @@ Schedule plan_graph_combining(const GraphView& view, Collective collective) {
     std::sort(combined_out.begin(), combined_out.end());
     std::sort(combined_in.begin(), combined_in.end());
   }
-  add_direct_graph_edges(view, collective, phases[0], combined_out, combined_in);
+  add_direct_graph_edges(view, collective, phase_at(phases, direct_phase(view)), combined_out, combined_in);
   for (auto& [phase, message] : combined_sends) phase_at(phases, phase).sends.push_back(std::move(message));
   for (auto& [phase, message] : combined_recvs) phase_at(phases, phase).recvs.push_back(std::move(message));
   schedule.phases = std::move(phases);

@@ -34,11 +34,12 @@ Schedule plan_trivial(const CartesianView& view, Collective collective) {
   return schedule;
 }
 
-// On a graph: block j to destinations[j], block i from sources[i].
+// On a graph: block j to destinations[j], block i from sources[i], in the phase graph-combining
+// puts them in (direct_phase).
 Schedule plan_trivial_graph(const GraphView& view, Collective collective) {
   Schedule schedule{collective, collective == Collective::allgather ? 1 : static_cast<int>(view.destinations.size()),
                     static_cast<int>(view.sources.size()), {}, {}};
-  schedule.phases.emplace_back();
+  schedule.phases.resize(static_cast<std::size_t>(direct_phase(view)) + 1);
   add_direct_graph_edges(view, collective, schedule.phases.back());
   return schedule;
 }

@@ -4,6 +4,7 @@
 // neighbors, on Erdős–Rényi graphs and on Moore and von Neumann neighborhoods given as plain graphs.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <random>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "cartcoll/graph.hpp"
 #include "cartcoll/graph_combining.hpp"
+#include "cartcoll/replay.hpp"
 #include "graph/combining_setup.hpp"
 #include "graph/lockstep.hpp"
 #include "graph/simulated_transport.hpp"
@@ -85,6 +87,32 @@ TEST(CombiningSetup, TwoProcessesSharingSixOutNeighborsSplitThem) {
     EXPECT_TRUE(proof.result);
     EXPECT_EQ(proof.direct_messages, 12);
     EXPECT_EQ(proof.combined_messages, 2 + 6) << "the friend exchange and one combined message per neighbor";
+  }
+}
+
+// The same pair where one of them also sends to four others: the busier one hands the other more of
+// the six, so that both send six messages (1 exchange + 1 combined + 4 own, 1 exchange + 5
+// combined), whichever of the two has the lower rank. An even split would leave 1 + 3 + 4 = 8.
+TEST(CombiningSetup, TheBusierFriendHandsTheOtherMoreOfWhatTheyShare) {
+  for (const int busier : {0, 1}) {
+    std::vector<std::pair<int, int>> edges;
+    for (int from : {0, 1})
+      for (int to = 2; to < 8; ++to) edges.emplace_back(from, to);
+    for (int to = 8; to < 12; ++to) edges.emplace_back(busier, to);
+    const Graph graph = Graph::from_edges(12, edges);
+    const SimulatedSetup setup = simulate_combining_setup(graph, {4, 2, 8, 6});
+    const CombiningStep& busy = setup.patterns[static_cast<std::size_t>(busier)].steps.at(0);
+    const CombiningStep& idle = setup.patterns[static_cast<std::size_t>(1 - busier)].steps.at(0);
+    EXPECT_EQ(busy.onloaded.size(), 1u) << "busier " << busier;
+    EXPECT_EQ(idle.onloaded.size(), 5u) << "busier " << busier;
+    for (const Collective collective : {Collective::alltoall, Collective::allgather}) {
+      for (const int rank : {0, 1}) {
+        GraphView view = graph.view(rank);
+        view.pattern = &setup.patterns[static_cast<std::size_t>(rank)];
+        EXPECT_EQ(plan(graph_combining, view, collective).messages(), 6) << "busier " << busier << ", rank " << rank;
+      }
+      EXPECT_TRUE(prove_combining(graph, collective, {4, 2, 8, 6}).result);
+    }
   }
 }
 
@@ -414,6 +442,53 @@ TEST(GraphCombiningPlanner, WithoutAPatternIsTheDirectExchange) {
       EXPECT_EQ(combined.phases[0].sends, direct.phases[0].sends);
       EXPECT_EQ(combined.phases[0].recvs, direct.phases[0].recvs);
     }
+  }
+}
+
+// Where the set-up ran, phase 0 holds the friend exchanges alone and the direct edges go in phase 1
+// with the combined messages, for graph-combining and for the direct exchange alike (a process that
+// combines neither side runs the latter beside peers that combine). Replayed with a send overhead,
+// the call is faster than with the direct edges in phase 0, where a process could not start its
+// combined messages before the last direct message to it was in.
+TEST(GraphCombiningPlanner, DirectEdgesGoWithTheCombinedMessages) {
+  const Graph graph = graph_of(graphs::erdos_renyi(128, 0.4, 2));
+  const SimulatedSetup setup = simulate_combining_setup(graph, {});
+  for (const Collective collective : {Collective::alltoall, Collective::allgather}) {
+    std::vector<Schedule> combined, direct_first;
+    for (int rank = 0; rank < graph.size(); ++rank) {
+      GraphView view = graph.view(rank);
+      const Schedule unpatterned = plan(Algorithm::named("trivial"), view, collective);
+      view.pattern = &setup.patterns[static_cast<std::size_t>(rank)];
+      const Schedule direct = plan(Algorithm::named("trivial"), view, collective);
+      ASSERT_EQ(direct.phases.size(), 2u);
+      EXPECT_TRUE(direct.phases[0].sends.empty() && direct.phases[0].recvs.empty());
+      EXPECT_EQ(direct.phases[1].sends, unpatterned.phases[0].sends);
+      combined.push_back(plan(graph_combining, view, collective));
+      std::vector<int> friends;
+      for (const CombiningStep& step : view.pattern->steps) friends.push_back(step.partner);
+      for (const Message& send : combined.back().phases.at(0).sends)
+        EXPECT_NE(std::find(friends.begin(), friends.end(), send.peer), friends.end()) << "rank " << rank;
+      // The same schedule with its direct messages (one block; combined ones carry two or more)
+      // after the exchanges of phase 0, where they were before.
+      Schedule moved = combined.back();
+      for (std::vector<Message> Phase::*list : {&Phase::sends, &Phase::recvs}) {
+        std::vector<Message>& later = moved.phases.at(1).*list;
+        for (auto at = later.begin(); at != later.end();)
+          if (at->blocks.size() == 1) {
+            (moved.phases[0].*list).push_back(*at);
+            at = later.erase(at);
+          } else {
+            ++at;
+          }
+      }
+      direct_first.push_back(std::move(moved));
+    }
+    const MessageTiming timing{0.5e-6, 1e-6, 0};
+    auto call = [&](const std::vector<Schedule>& schedules) {
+      const std::vector<double> done = replayed_completion(schedules, timing, 4);
+      return *std::max_element(done.begin(), done.end());
+    };
+    EXPECT_LT(call(combined), 0.95 * call(direct_first));
   }
 }
 
