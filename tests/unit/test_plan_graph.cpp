@@ -157,6 +157,25 @@ TEST(GraphFigures, TrivialSendsOneMessagePerEdgeToAnotherProcess) {
   EXPECT_NE(plan_tool::to_table(figures).find("4 (0..2)"), std::string::npos) << "messages over all processes (the self edge is a copy)";
 }
 
+// --replay: the direct exchange takes the busiest sender's messages times the overhead plus one
+// latency (every message goes in one phase); the table and the JSON print it.
+TEST(GraphFigures, ReplayTimesEveryPlannersCall) {
+  const std::vector<std::pair<int, int>> edges = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {2, 0}};
+  plan_tool::GraphOptions options;
+  options.replay = MessageTiming{2e-6, 10e-6, 0};
+  const auto figures = plan_tool::compute_graph_figures(Graph::from_edges(4, edges), options);
+  ASSERT_EQ(figures.replayed_seconds.size(), figures.algorithms.size());
+  EXPECT_DOUBLE_EQ(figures.replayed_seconds[0].first, 3 * 2e-6 + 10e-6) << "rank 0 sends 3";
+  EXPECT_DOUBLE_EQ(figures.replayed_seconds[0].second, 3 * 2e-6 + 10e-6);
+  for (const auto& [alltoall, allgather] : figures.replayed_seconds) EXPECT_GT(alltoall, 0);
+  EXPECT_NE(plan_tool::to_table(figures).find("trivial          alltoall    16.00 us"), std::string::npos)
+      << plan_tool::to_table(figures);
+  EXPECT_NE(plan_tool::to_json(figures).find("\"replayed_s\":{\"trivial\":[1.6e-05,1.6e-05]"), std::string::npos)
+      << plan_tool::to_json(figures);
+  EXPECT_TRUE(plan_tool::compute_graph_figures(Graph::from_edges(4, edges)).replayed_seconds.front().first < 0)
+      << "not replayed unless asked";
+}
+
 // --node-size: node-combining gets a set-up of its own, with friends within nodes only, and
 // Figures::off_node counts the sends that leave a node: combining within a node cuts them. With one
 // node of everybody, node-combining plans what graph-combining plans.

@@ -218,6 +218,14 @@ TEST(PlanToolCommandLine, Neighborhoods) {
   EXPECT_EQ(list->flat, (std::vector<int>{1, 0, -2, -1, 3, 0}));
 }
 
+TEST(PlanToolCommandLine, ReplayTakesMicroseconds) {
+  auto request = parse({"--erdos-renyi", "8", "0.5", "1", "--replay", "0.5", "2"});
+  ASSERT_TRUE(request && request->replay);
+  EXPECT_DOUBLE_EQ(request->replay->overhead, 0.5e-6);
+  EXPECT_DOUBLE_EQ(request->replay->latency, 2e-6);
+  EXPECT_FALSE(parse({"--erdos-renyi", "8", "0.5", "1"})->replay);
+}
+
 TEST(PlanToolCommandLine, BadArguments) {
   // Each bad command line, and a word its error message must contain.
   const std::vector<std::pair<std::vector<std::string>, std::string>> bad{
@@ -237,6 +245,9 @@ TEST(PlanToolCommandLine, BadArguments) {
       {{"--moore", "14", "1"}, "too many"},  // 3^14 vectors: more than 2^22
       {{"--moore", "40", "1"}, "D must be"},
       {{"--frobnicate"}, "unknown argument"},
+      {{"--erdos-renyi", "8", "0.5", "1", "--replay", "0.5"}, "two microsecond figures"},
+      {{"--erdos-renyi", "8", "0.5", "1", "--replay", "0.5", "-1"}, "two microsecond figures"},
+      {{"--erdos-renyi", "8", "0.5", "1", "--replay", "x", "1"}, "two microsecond figures"},
   };
   for (const auto& [args, word] : bad) {
     std::string error;
