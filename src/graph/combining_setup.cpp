@@ -65,19 +65,21 @@ void CombiningSetup::receive_lists(int step, std::vector<Parcel> parcels) {
   matching_.begin(common_.friends(parameters_.threshold, parameters_.candidates, parameters_.node_size), load_);
 }
 
+namespace {
+
 // How many of a pair's `shared` common out-neighbors the lower rank carries: as many as make the
 // two processes' loads (messages sent) after the split equal, as near as whole neighbors allow,
 // half of them (rounded up) where the loads are equal. The time of a call follows its busiest
 // sender, so the busier of two friends hands the other more of what they share.
-namespace {
 int lower_rank_carries(int shared, int lower_load, int higher_load) {
   return std::clamp((higher_load - lower_load + shared + 1) / 2, 0, shared);
 }
+
 }  // namespace
 
 // Splits the common active out-neighbors with this step's friend, if any: hands the friend this
-// process's bundles for the friend's half and tells each of those out-neighbors who carries its
-// bundle now. The friend's half leaves the active out-set (the own half may stay: receive_handover).
+// process's bundles for the friend's part and tells each of those out-neighbors who carries its
+// bundle now. The friend's part leaves the active out-set (the own part may stay: receive_handover).
 std::vector<Parcel> CombiningSetup::pair_off(int step) {
   std::vector<Parcel> parcels;
   const auto partner = matching_.partner();
@@ -121,8 +123,8 @@ void CombiningSetup::receive_notifications(int step, const std::vector<Parcel>& 
   }
 }
 
-// The friend's bundles for this process's half, [bundles, phase, size, origins..., size, origins...]
-// in the half's order.
+// The friend's bundles for this process's part, [bundles, phase, size, origins..., size, origins...]
+// in the part's order.
 void CombiningSetup::receive_handover(int step, const Parcel& parcel) {
   if (pattern_.steps.empty() || pattern_.steps.back().step != step || pattern_.steps.back().partner != parcel.peer)
     throw Error(Errc::intern, "bundles from a process that is no friend in this step");

@@ -13,8 +13,8 @@
 //            exchanges there (if any). Phase 0 then holds the exchanges alone, so a process starts
 //            its combined messages as soon as its friends' blocks are in, not when the last direct
 //            message to it is: a busy in-neighbor's direct message, sent after its other 40, held
-//            up every phase-1 sender it reached (docs/graph-combining.md, "Where the direct
-//            messages go").
+//            up every phase-1 sender it reached (docs/graph-combining.md, "The split follows the
+//            loads, and where the direct messages go").
 //   combined: to each out-neighbor with a bundle of more than the own block, the bundle, in the
 //            phase in which it is complete; from each carrier, its origins' blocks in the order
 //            and phase the set-up recorded.
