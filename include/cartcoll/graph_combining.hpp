@@ -46,8 +46,8 @@ struct CombiningStep {
   int receive_phase = 0;
 };
 
-// A combined message this process receives, in phase `phase` of the schedule: from `carrier`, the
-// blocks of `origins` in this order (the carrier's own first).
+// A combined message this process receives from `carrier`: the blocks of `origins` in this order
+// (the carrier's own first), complete at the carrier from phase `phase` on.
 struct CombinedArrival {
   int carrier = 0;
   std::vector<int> origins;
@@ -59,6 +59,10 @@ struct CombinedArrival {
 struct CombiningPattern {
   std::vector<CombiningStep> steps;
   std::vector<CombinedArrival> arrivals;
+  // The phase budget the set-up ran with, the same on every process: the schedules deliver
+  // everything (direct edges, combined messages) in its last phase, after the exchanges of the
+  // phases before (docs/graph-combining.md, "Every delivery in the last phase").
+  int phases = 2;
 };
 
 // Which sides of its pattern a process runs. Under `auto` a process combines what it sends where its

@@ -4,6 +4,7 @@ namespace cartcoll {
 
 CombiningPattern restricted_to(const CombiningPattern& pattern, CombinedSides sides) {
   CombiningPattern restricted;
+  restricted.phases = pattern.phases;
   if (sides.sends) restricted.steps = pattern.steps;
   if (sides.receives) restricted.arrivals = pattern.arrivals;
   return restricted;

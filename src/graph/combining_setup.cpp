@@ -186,6 +186,7 @@ void CombiningSetup::leave_in(int process) {
 
 CombiningPattern CombiningSetup::pattern() const {
   CombiningPattern result = pattern_;
+  result.phases = parameters_.phases;
   for (const auto& [carrier, arrival] : arrivals_) result.arrivals.push_back({carrier, arrival.origins, arrival.phase});
   return result;
 }

@@ -4,17 +4,18 @@
 #include <span>
 
 #include "cartcoll/graph.hpp"
+#include "cartcoll/graph_combining.hpp"
 #include "cartcoll/schedule.hpp"
 
 namespace cartcoll::detail {
 
-// The phase of the direct edges: 1 where graph-combining's set-up ran (a pattern, possibly empty
-// or restricted to some sides), 0 elsewhere. The set-up runs on every process or on none, so the
-// direct exchange and graph-combining agree on it: under `auto` a process that combines neither
-// side runs the direct exchange beside peers that combine (CombinedSides). In phase 1 the direct
-// edges go with the combined messages and leave phase 0 to the friend exchanges, so that no
-// process starts its combined messages late for a direct message it does not forward.
-inline int direct_phase(const GraphView& view) { return view.pattern != nullptr ? 1 : 0; }
+// The phase of the direct edges: where graph-combining's set-up ran (a pattern, possibly empty or
+// restricted to some sides), the last of its phase budget, with the combined messages; 0
+// elsewhere. The set-up and its budget are the same on every process, so the direct exchange and
+// graph-combining agree on it: under `auto` a process that combines neither side runs the direct
+// exchange beside peers that combine (CombinedSides). The phases before hold the friend exchanges
+// alone, so that no process starts its deliveries late for a direct message it does not forward.
+inline int direct_phase(const GraphView& view) { return view.pattern != nullptr ? view.pattern->phases - 1 : 0; }
 
 // Adds to `phase` one message per edge: send block j to destinations[j] (the one send block for
 // allgather) and receive block i from sources[i], edges to this process as copies; except the

@@ -9,15 +9,19 @@
 //            the same receiver (equal bytes: both are matched by the receiver's one count of a
 //            regular alltoall or allgather). Without cumulative combining every bundle handed over
 //            is the own block alone, so every exchange goes in phase 0 and the schedule has two.
-//   direct:  one message per remaining edge, as trivial, in phase 1 (direct_phase) after the
-//            exchanges there (if any). Phase 0 then holds the exchanges alone, so a process starts
-//            its combined messages as soon as its friends' blocks are in, not when the last direct
-//            message to it is: a busy in-neighbor's direct message, sent after its other 40, held
-//            up every phase-1 sender it reached (docs/graph-combining.md, "The split follows the
-//            loads, and where the direct messages go").
+//   direct:  one message per remaining edge, as trivial, in the budget's last phase
+//            (direct_phase), before the combined messages. The phases before then hold the
+//            exchanges alone, so a process starts its deliveries as soon as its friends' blocks are
+//            in, not when the last direct message to it is: a busy in-neighbor's direct message,
+//            sent after its other 40, held up every sender of the next phase it reached
+//            (docs/graph-combining.md, "The split follows the loads, and where the direct messages
+//            go").
 //   combined: to each out-neighbor with a bundle of more than the own block, the bundle, in the
-//            phase in which it is complete; from each carrier, its origins' blocks in the order
-//            and phase the set-up recorded.
+//            last phase as well (its blocks are all here by then: a bundle complete in phase b is
+//            handed on in b at the latest and b + 1 < the budget); from each carrier, its origins'
+//            blocks in the order the set-up recorded. Delivering in the phase a bundle completes
+//            instead left each phase of a cumulative schedule waiting for the busiest sender of
+//            the one before (docs/graph-combining.md, "Every delivery in the last phase").
 // A message is received in the phase it is sent in, and within a phase two processes post their
 // messages to each other in the same order (exchanges, direct edges, combined messages). Without a
 // pattern (no set-up ran) this is the direct exchange, in one phase.
@@ -139,7 +143,7 @@ Schedule plan_graph_combining(const GraphView& view, Collective collective) {
                     static_cast<int>(view.sources.size()), {}, {}};
   std::vector<Phase> phases(1);
   std::vector<int> combined_out, combined_in;  // single neighbors served by combining, ascending
-  std::vector<std::pair<int, Message>> combined_sends, combined_recvs;  // (phase, message)
+  std::vector<Message> combined_sends, combined_recvs;
   if (view.pattern != nullptr) {
     const SingleEdgeIndex out(view.destinations, view.rank), in(view.sources, view.rank);
     CarriedBlocks carried(schedule, out, view.rank);
@@ -152,20 +156,21 @@ Schedule plan_graph_combining(const GraphView& view, Collective collective) {
     for (const auto& [to, bundle] : bundles) {
       Message message{to, {}};
       for (int origin : bundle.origins) message.blocks.push_back(carried.at(origin, to));
-      combined_sends.emplace_back(bundle.phase, std::move(message));
+      combined_sends.push_back(std::move(message));
     }
     for (const CombinedArrival& arrival : view.pattern->arrivals) {
       Message message{arrival.carrier, {}};
       for (int origin : arrival.origins) message.blocks.push_back({Buffer::recv, in(origin)});
-      combined_recvs.emplace_back(arrival.phase, std::move(message));
+      combined_recvs.push_back(std::move(message));
       combined_in.insert(combined_in.end(), arrival.origins.begin(), arrival.origins.end());
     }
     std::sort(combined_out.begin(), combined_out.end());
     std::sort(combined_in.begin(), combined_in.end());
   }
-  add_direct_graph_edges(view, collective, phase_at(phases, direct_phase(view)), combined_out, combined_in);
-  for (auto& [phase, message] : combined_sends) phase_at(phases, phase).sends.push_back(std::move(message));
-  for (auto& [phase, message] : combined_recvs) phase_at(phases, phase).recvs.push_back(std::move(message));
+  const int deliveries = direct_phase(view);
+  add_direct_graph_edges(view, collective, phase_at(phases, deliveries), combined_out, combined_in);
+  for (Message& message : combined_sends) phase_at(phases, deliveries).sends.push_back(std::move(message));
+  for (Message& message : combined_recvs) phase_at(phases, deliveries).recvs.push_back(std::move(message));
   schedule.phases = std::move(phases);
   return schedule;
 }
