@@ -1,75 +1,65 @@
 #pragma once
-// RAII owners of the MPI handles the library creates.
+// RAII owners of the MPI handles the library creates or is handed: one template, one kind per handle
+// type (its null value and the call that frees it).
 #include <mpi.h>
 
 #include <utility>
 
 namespace cartcoll::detail {
 
-class Datatype {
+// Owns one handle of the type `Kind` describes and frees it on destruction unless it is null.
+// Movable, not copyable.
+template <typename Kind>
+class Owned {
  public:
-  Datatype() = default;
-  explicit Datatype(MPI_Datatype handle) : handle_(handle) {}
-  Datatype(Datatype&& other) noexcept : handle_(std::exchange(other.handle_, MPI_DATATYPE_NULL)) {}
-  Datatype& operator=(Datatype&& other) noexcept {
+  using Handle = typename Kind::Handle;
+
+  Owned() = default;
+  explicit Owned(Handle handle) : handle_(handle) {}
+  Owned(Owned&& other) noexcept : handle_(std::exchange(other.handle_, Kind::null())) {}
+  Owned& operator=(Owned&& other) noexcept {
     std::swap(handle_, other.handle_);
     return *this;
   }
-  ~Datatype() {
-    if (handle_ != MPI_DATATYPE_NULL) MPI_Type_free(&handle_);
+  ~Owned() {
+    if (handle_ != Kind::null()) Kind::free(&handle_);
   }
-  MPI_Datatype get() const noexcept { return handle_; }
+  Handle get() const noexcept { return handle_; }
+  Handle* out() noexcept { return &handle_; }  // for calls that create the handle in place
 
  private:
-  MPI_Datatype handle_ = MPI_DATATYPE_NULL;
+  Handle handle_ = Kind::null();
 };
 
-// A request slot; frees a persistent request (or abandons a pending one) on destruction.
-class RequestSlot {
- public:
-  RequestSlot() = default;
-  RequestSlot(RequestSlot&& other) noexcept : handle_(std::exchange(other.handle_, MPI_REQUEST_NULL)) {}
-  RequestSlot& operator=(RequestSlot&& other) noexcept {
-    std::swap(handle_, other.handle_);
-    return *this;
-  }
-  ~RequestSlot() {
-    if (handle_ != MPI_REQUEST_NULL) MPI_Request_free(&handle_);
-  }
-  MPI_Request* out() noexcept { return &handle_; }
-
- private:
-  MPI_Request handle_ = MPI_REQUEST_NULL;
+struct DatatypeKind {
+  using Handle = MPI_Datatype;
+  static Handle null() { return MPI_DATATYPE_NULL; }
+  static void free(Handle* handle) { MPI_Type_free(handle); }
 };
 
-// A process group, freed on destruction.
-class Group {
- public:
-  explicit Group(MPI_Group handle) : handle_(handle) {}
-  Group(const Group&) = delete;
-  Group& operator=(const Group&) = delete;
-  ~Group() {
-    if (handle_ != MPI_GROUP_NULL) MPI_Group_free(&handle_);
-  }
-  MPI_Group get() const noexcept { return handle_; }
-
- private:
-  MPI_Group handle_;
+// Freeing a persistent request frees it; freeing a pending one abandons it.
+struct RequestKind {
+  using Handle = MPI_Request;
+  static Handle null() { return MPI_REQUEST_NULL; }
+  static void free(Handle* handle) { MPI_Request_free(handle); }
 };
 
-// An info object the library was handed by MPI (MPI_Comm_get_info), freed on destruction.
-class Info {
- public:
-  explicit Info(MPI_Info handle) : handle_(handle) {}
-  Info(const Info&) = delete;
-  Info& operator=(const Info&) = delete;
-  ~Info() {
-    if (handle_ != MPI_INFO_NULL) MPI_Info_free(&handle_);
-  }
-  MPI_Info get() const noexcept { return handle_; }
-
- private:
-  MPI_Info handle_;
+struct GroupKind {
+  using Handle = MPI_Group;
+  static Handle null() { return MPI_GROUP_NULL; }
+  static void free(Handle* handle) { MPI_Group_free(handle); }
 };
+
+// Also for the info objects MPI hands the library (MPI_Comm_get_info), which the caller frees.
+struct InfoKind {
+  using Handle = MPI_Info;
+  static Handle null() { return MPI_INFO_NULL; }
+  static void free(Handle* handle) { MPI_Info_free(handle); }
+};
+
+using Datatype = Owned<DatatypeKind>;
+using RequestSlot = Owned<RequestKind>;
+using Group = Owned<GroupKind>;
+using Info = Owned<InfoKind>;
 
 }  // namespace cartcoll::detail
