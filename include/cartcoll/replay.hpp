@@ -27,4 +27,7 @@ struct MessageTiming {
 CARTCOLL_API std::vector<double> replayed_completion(std::span<const Schedule> schedules, const MessageTiming& timing,
                                                       double block_bytes);
 
+// The call's time: when the last process completes (0 for no process).
+CARTCOLL_API double replayed_call(std::span<const Schedule> schedules, const MessageTiming& timing, double block_bytes);
+
 }  // namespace cartcoll

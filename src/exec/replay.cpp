@@ -47,4 +47,9 @@ std::vector<double> replayed_completion(std::span<const Schedule> schedules, con
   return clock;
 }
 
+double replayed_call(std::span<const Schedule> schedules, const MessageTiming& timing, double block_bytes) {
+  const std::vector<double> done = replayed_completion(schedules, timing, block_bytes);
+  return done.empty() ? 0.0 : *std::max_element(done.begin(), done.end());
+}
+
 }  // namespace cartcoll

@@ -26,6 +26,8 @@ std::vector<Schedule> forwarding_chain() {
 
 TEST(Replay, ChargesTheSenderPerMessageAndAPhaseWaitsForItsReceives) {
   EXPECT_EQ(replayed_completion(forwarding_chain(), {1, 10, 0}, 4), (std::vector<double>{2, 12, 22}));
+  EXPECT_EQ(replayed_call(forwarding_chain(), {1, 10, 0}, 4), 22) << "the last process's completion";
+  EXPECT_EQ(replayed_call({}, {1, 10, 0}, 4), 0);
 }
 
 TEST(Replay, BytesTakeTheirTimeOnTheWay) {

@@ -292,8 +292,7 @@ GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& optio
     figures.wrong_bytes.emplace_back(verified(0, Collective::alltoall), verified(1, Collective::allgather));
     auto replayed = [&](std::size_t c, Collective collective) {
       if (!options.replay || !graph_planners[a]->serves(collective)) return -1.0;
-      const std::vector<double> done = replayed_completion(schedules[a][c], *options.replay, 4);
-      return done.empty() ? 0.0 : *std::max_element(done.begin(), done.end());
+      return replayed_call(schedules[a][c], *options.replay, 4);
     };
     figures.replayed_seconds.emplace_back(replayed(0, Collective::alltoall), replayed(1, Collective::allgather));
   }
