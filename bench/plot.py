@@ -14,7 +14,7 @@ Writes, under --out:
     neighborhood, grouped bars per block size, bar height = median time relative to mpi-neighbor,
     the absolute median printed on each bar, a line at 1.0;
   * tables.md: the results as markdown tables, the set-up table with break-even repetitions, and the
-    issue's targets checked against the data.
+    performance targets checked against the data.
 With --results-md FILE it also writes a complete docs/results.md (machine description from
 --machine FILE, caveats, skipped steps from --skipped FILE, figures linked relative to FILE).
 """
@@ -359,7 +359,7 @@ def is_target_config(r):
 
 
 def target_lines(cfg):
-    """One table row per target of issue 4, measured on the rows `cfg`."""
+    """One table row per Cartesian target, measured on the rows `cfg`."""
     by = {(r["op"], r["block_elements"], r["impl"]): r for r in cfg}
     ops = sorted({r["op"] for r in cfg})
     sizes = sorted({r["block_elements"] for r in cfg})
@@ -405,7 +405,7 @@ def target_lines(cfg):
 
 
 def graph_targets(rows):
-    """Issue 10's target: on distributed graphs, the trivial schedule (`cc-trivial`) within 1.05 × of
+    """The graph target: on distributed graphs, the trivial schedule (`cc-trivial`) within 1.05 × of
     `mpi-neighbor` at every size (and its persistent form against MPI's), per transport and library."""
     pairs = (("cc-trivial", BASELINE), ("cc-trivial-persistent", "mpi-neighbor-persistent"))
     out = []
@@ -430,7 +430,7 @@ def graph_targets(rows):
 
 
 def auto_on_graphs(by, library, transport):
-    """Issue 12's target: `cc-auto` within 1.05 × of the best of `cc-trivial`, `cc-graph-combining` and,
+    """The graph `auto` target: `cc-auto` within 1.05 × of the best of `cc-trivial`, `cc-graph-combining` and,
     where it was measured, `cc-graph-routing`."""
     candidates = ("cc-trivial", "cc-graph-combining")
     ratios = []
@@ -449,7 +449,7 @@ def auto_on_graphs(by, library, transport):
 
 
 def targets(rows):
-    """The issue's targets, checked on 27 ranks, Open MPI over TCP, 3-D Moore radius 1; then the same
+    """The targets, checked on 27 ranks, Open MPI over TCP, 3-D Moore radius 1; then the same
     checks on the other transports, for comparison."""
     header = ["| target | measured | met? |", "|---|---|---|"]
     lines, sizes = target_lines([r for r in rows if is_target_config(r)])
@@ -467,7 +467,7 @@ def targets(rows):
                 + "\n".join(header + other_lines) + "\n")
     graphs = graph_targets(rows)
     if graphs:
-        out += ("\nDistributed graphs (issues 10 and 12): the trivial schedule against MPI's own, and `auto` against "
+        out += ("\nDistributed graphs: the trivial schedule against MPI's own, and `auto` against "
                 "the best of trivial, graph-combining and (where measured) graph-routing, at every size measured.\n\n" + graphs)
     return out
 
@@ -554,7 +554,7 @@ def write_results_page(args, rows, figures, tables, setup, target):
     if skipped:
         out += ["Steps that did not run (the program lacked an option, or the step failed):", ""]
         out += [f"* {line}" for line in skipped] + [""]
-    out += ["## Targets (issue 4)", "", target, ""]
+    out += ["## Targets", "", target, ""]
     if os.path.exists(os.path.join(page_dir, "performance.md")):
         out += ["Why targets are missed on this machine, and what would close them: "
                 "[performance.md](performance.md).", ""]

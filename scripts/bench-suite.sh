@@ -17,7 +17,7 @@
 #   --out DIR results directory (default bench/results/<date>)
 #   --transports LIST  comma-separated subset of openmpi-tcp,openmpi-shm,mpich (default: all three;
 #             --quick: the two Open MPI ones)
-#   --budget S  start no step after S seconds; the steps left are listed as not run (the issue's
+#   --budget S  start no step after S seconds; the steps left are listed as not run (the
 #             target experiments come first in each transport, so they are never the ones cut)
 #   --docs    also rewrite docs/results.md from this run (otherwise docs/ is left alone)
 #   --step-timeout S  stop a step after S seconds (default 900); a set-up step (--setup) after at most
@@ -124,12 +124,12 @@ for transport in "${transports[@]}"; do
       add "$transport" "$op box-3-3--1" 3 27 "--op $op --box 3 3 -1 --sizes 1,10,100 --impl $impls_quick"
     done
     add "$transport" "setup moore-3-1" 3 26 "--setup --moore 3 1"
-    # Issue 10: the trivial schedule on a random graph (6 destinations per process) against MPI's.
+    # The trivial schedule on a random graph (6 destinations per process) against MPI's.
     p=$(procs_for 3)
     add "$transport" "alltoall graph deg-$p-6" 3 6 "--op alltoall --random-degree $p 6 1 --sizes 1,100,10000 --impl $impls_graph"
     continue
   fi
-  # Issue 10: distributed graphs, the trivial schedule against MPI_Neighbor_* at every size.
+  # Distributed graphs: the trivial schedule against MPI_Neighbor_* at every size.
   p=$(procs_for 3)
   for op in alltoall allgather alltoallv; do
     add "$transport" "$op graph deg-$p-6" 3 6 \
@@ -137,20 +137,20 @@ for transport in "${transports[@]}"; do
   done
   add "$transport" "alltoall graph er-$p-0.3" 3 8 \
     "--op alltoall --erdos-renyi $p 0.3 2 --sizes 1,16,128,1024,16384 --impl $impls_graph"
-  # Issue 12: graph-combining and graph-routing on dense random graphs; auto against the best of them and trivial.
+  # Graph-combining and graph-routing on dense random graphs; auto against the best of them and trivial.
   for op in alltoall allgather; do
     for density in 0.2 0.5; do
       add "$transport" "$op graph er-$p-$density combining" 3 $((p / 2)) \
         "--op $op --erdos-renyi $p $density 1 --sizes 1,100,10000,100000 --reps 30 --impl $impls_graph_combining"
     done
   done
-  # The issue's targets first (27 ranks, Moore 3 1): cart-auto against the better of trivial and
+  # The targets first (27 ranks, Moore 3 1): cart-auto against the better of trivial and
   # combining from 1 to 10^5 ints, and the 1-int ratios to mpi-neighbor and ideal.
   for op in alltoall allgather; do
     add "$transport" "$op moore-3-1 1..10^5" 3 26 \
       "--op $op --moore 3 1 --sizes 1,10,100,1000,10000,100000 --reps 30 --impl $impls_target"
   done
-  # Issue 14: node-aware combining, nodes emulated as blocks of 9 consecutive ranks (the planes of the
+  # Node-aware combining, nodes emulated as blocks of 9 consecutive ranks (the planes of the
   # 3 x 3 x 3 grid). On one machine every message costs alike, so this shows what the three hops
   # cost, not what pooling saves between real nodes.
   for op in alltoall allgather; do
