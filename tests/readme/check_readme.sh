@@ -91,8 +91,10 @@ for block in $(grep -l 'pkg-config' "$scratch"/block-*.sh); do
   mkdir -p "$workdir"
   cp "$first_c" "$workdir/app.c"
   launcher=("$mpiexec" "$@")
+  # mpirun is this build's launcher; with a static libcartcoll, pkg-config gets --static, as the
+  # README says it must.
   (cd "$workdir" && prefix=$prefix && mpirun() { timeout 120 "${launcher[@]}" "$@"; } &&
-    source "$block")
+    pkg-config() { command pkg-config "${static[@]}" "$@"; } && source "$block")
   [ -x "$workdir/app" ] || { echo "$(basename "$block") built no ./app" >&2; exit 1; }
 done
 echo "README.md: $checked code blocks checked"
