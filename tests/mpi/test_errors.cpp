@@ -103,7 +103,7 @@ TEST_F(Errors, BadOrDifferentNodeSizesFailEverywhere) {
     info.set("cartcoll_node_size", bad);
     expect_everywhere(create_1d(1, dims, periods, 1, offsets, &out, info.get()), MPI_ERR_INFO_VALUE, &out);
   }
-  if (p == 1) return;
+  if (p == 1) GTEST_SKIP() << "node sizes that differ between processes need two processes";
   AlgorithmInfo info("auto");
   info.set("cartcoll_node_size", world_rank() == p - 1 ? "3" : "2");
   expect_everywhere(create_1d(1, dims, periods, 1, offsets, &out, info.get()), MPI_ERR_ARG, &out);
