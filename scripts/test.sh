@@ -2,12 +2,14 @@
 # Runs the whole test suite: the MPI tests at 1..27 processes, built with Open MPI (shared library),
 # with MPICH (static library), and with Open MPI under AddressSanitizer/UBSan, and the MPI-free unit
 # tests in the two Open MPI configurations; then the planner fuzzer for CARTCOLL_FUZZ_SECONDS
-# (default 60). Ends with one line "N passed, N failed" and exits non-zero if anything failed.
+# (default 60). Ends with one line "N passed, N failed, N skipped" (ctest's runs: a run skipped, as
+# its log says why, where its gtest main reported skipped cases) and exits non-zero if anything failed.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 install_dependencies
 start=$SECONDS
 passed=0
 failed=0
+skipped=0
 
 # run_suite <name> <build dir> <cmake args...>: a configuration that does not build, or whose ctest
 # fails or does not finish, counts as failed whatever its log says.
@@ -23,7 +25,7 @@ run_suite() {
   local log="$dir/ctest.log" status=0
   ctest --test-dir "$dir" -j 2 --output-on-failure >"$log" 2>&1 || status=$?
   grep -E "tests passed, [0-9]+ tests failed out of" "$log" | tail -n 1 || true
-  local total bad
+  local total bad skips
   total=$(sed -n 's/.*tests failed out of \([0-9]*\).*/\1/p' "$log" | tail -n 1)
   bad=$(sed -n 's/.*, \([0-9]*\) tests failed out of.*/\1/p' "$log" | tail -n 1)
   if [ -z "$total" ]; then
@@ -31,12 +33,24 @@ run_suite() {
     failed=$((failed + 1))
     return
   fi
-  passed=$((passed + total - bad))
+  # ctest counts a skipped run among those that did not fail; it lists them as "(Skipped)".
+  skips=$(grep -cE '^[[:space:]]*[0-9]+ - .* \((Skipped|Disabled)\)$' "$log" || true)
+  passed=$((passed + total - bad - skips))
   failed=$((failed + bad))
+  skipped=$((skipped + skips))
+  print_skips "$dir"
   if [ "$status" != 0 ]; then
     sed -n '/The following tests FAILED/,$p' "$log"
     if [ "$bad" = 0 ]; then failed=$((failed + 1)); fi  # ctest failed without naming a test
   fi
+}
+
+# print_skips <build dir>: each skipped run's skipped cases with their reasons, from the output ctest
+# keeps of every test.
+print_skips() {
+  local full="$1/Testing/Temporary/LastTest.log"
+  [ -f "$full" ] || return 0
+  awk '/^[0-9]+\/[0-9]+ Testing: / { name = $3 } /^cartcoll: skipped / { sub(/^cartcoll: skipped /, ""); print "   skipped in " name ": " $0 }' "$full"
 }
 
 # Line tables only (-g1): enough for sanitizer reports and backtraces, and a fifth less compile time
@@ -67,5 +81,5 @@ else
 fi
 
 echo "whole suite: $((SECONDS - start)) s"
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" = 0 ]

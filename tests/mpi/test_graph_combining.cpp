@@ -94,20 +94,7 @@ TEST(GraphCombining, SavesMessagesWhereProcessesShareOutNeighbors) {
   if (world_size() >= 7) EXPECT_LT(combined, direct_messages(graph));
   else if (world_size() < 6) EXPECT_EQ(combined, direct_messages(graph));
   // alltoallv may size every edge differently, which a friend cannot know: one message per edge.
-  const std::vector<int>& sources = graph.sources(world_rank());
-  std::vector<int> recv(sources.size(), -1);
-  const int mine = 1000 + world_rank();
-  const std::vector<int> ones(graph.destinations(world_rank()).size(), 1), in_ones(sources.size(), 1);
-  std::vector<int> send(ones.size(), mine), sdispls(ones.size()), rdispls(sources.size());
-  for (std::size_t j = 0; j < sdispls.size(); ++j) sdispls[j] = static_cast<int>(j);
-  for (std::size_t i = 0; i < rdispls.size(); ++i) rdispls[i] = static_cast<int>(i);
-  EXPECT_EQ(messages_everywhere([&] {
-              ASSERT_EQ(CC_Neighbor_alltoallv(send.data(), ones.data(), sdispls.data(), MPI_INT, recv.data(),
-                                              in_ones.data(), rdispls.data(), MPI_INT, comm),
-                        MPI_SUCCESS);
-            }),
-            direct_messages(graph));
-  for (std::size_t i = 0; i < sources.size(); ++i) EXPECT_EQ(recv[i], 1000 + sources[i]) << "alltoallv block " << i;
+  EXPECT_EQ(checked_messages(comm, graph, Op::alltoallv, 7), direct_messages(graph));
   MPI_Comm_free(&comm);
   expect_no_leaks();
 }
@@ -122,19 +109,7 @@ TEST(GraphCombining, TheUniformBlocksAssertionCombinesVAndWCalls) {
   info.set("cartcoll_assert_uniform_blocks", "true");
   MPI_Comm comm = create_adjacent(graph, info.get());
   ASSERT_NE(comm, MPI_COMM_NULL);
-  const int rank = world_rank();
-  const std::vector<int>& sources = graph.sources(rank);
-  const std::vector<int> ones(graph.destinations(rank).size(), 1), in_ones(sources.size(), 1);
-  std::vector<int> send(ones.size(), 5000 + rank), recv(sources.size() + 1, -1), sdispls(ones.size()),
-      rdispls(sources.size());
-  for (std::size_t j = 0; j < sdispls.size(); ++j) sdispls[j] = static_cast<int>(j);
-  for (std::size_t i = 0; i < rdispls.size(); ++i) rdispls[i] = static_cast<int>(i);
-  const long long sent = messages_everywhere([&] {
-    ASSERT_EQ(CC_Neighbor_alltoallv(send.data(), ones.data(), sdispls.data(), MPI_INT, recv.data(), in_ones.data(),
-                                    rdispls.data(), MPI_INT, comm),
-              MPI_SUCCESS);
-  });
-  for (std::size_t i = 0; i < sources.size(); ++i) EXPECT_EQ(recv[i], 5000 + sources[i]) << "block " << i;
+  const long long sent = checked_messages(comm, graph, Op::alltoallv, 5);
   if (world_size() >= 7) EXPECT_LT(sent, direct_messages(graph));
   every_operation_and_form(comm, 7, Sizes::uniform);
   MPI_Comm_free(&comm);
@@ -294,16 +269,8 @@ TEST(GraphCombining, AutoCombinesWhereTheModelSaysItPays) {
   const Graph graph = dense_graph(17);
   MPI_Comm comm = create_adjacent(graph, MPI_INFO_NULL);
   ASSERT_NE(comm, MPI_COMM_NULL);
-  const std::vector<int>& sources = graph.sources(world_rank());
-  const int count = static_cast<int>(graph.destinations(world_rank()).size());
-  std::vector<int> send(static_cast<std::size_t>(std::max(count, 1)), 3000 + world_rank()), recv(sources.size() + 1, -1);
-  const long long gathered = messages_everywhere([&] {
-    ASSERT_EQ(CC_Neighbor_allgather(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, comm), MPI_SUCCESS);
-  });
-  const long long exchanged = messages_everywhere([&] {
-    ASSERT_EQ(CC_Neighbor_alltoall(send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT, comm), MPI_SUCCESS);
-  });
-  for (std::size_t i = 0; i < sources.size(); ++i) EXPECT_EQ(recv[i], 3000 + sources[i]) << "block " << i;
+  const long long gathered = checked_messages(comm, graph, Op::allgather, 3);
+  const long long exchanged = checked_messages(comm, graph, Op::alltoall, 4);
   if (world_size() >= 12) {  // the random graph's repeated edges leave at least 8 single ones
     EXPECT_LT(gathered, direct_messages(graph));
     EXPECT_LT(exchanged, direct_messages(graph));

@@ -92,13 +92,20 @@ TEST(GraphRouting, TheBusiestProcessSendsWhatTheGridAllows) {
     for (std::size_t j = 0; j < d.size(); ++j) d[j] = static_cast<int>(j);
     return d;
   }();
-  std::vector<int> send(ones.size(), 7000 + rank), recv(ones.size() + 1, -1);
+  std::vector<int> send(ones.size()), recv(ones.size() + 1, -1);
+  for (std::size_t j = 0; j < send.size(); ++j) send[j] = test_value(0, rank, static_cast<int>(j), 0);
   const Sent varied = sent_by_processes([&] {
     ASSERT_EQ(CC_Neighbor_alltoallv(send.data(), ones.data(), displs.data(), MPI_INT, recv.data(), ones.data(),
                                     displs.data(), MPI_INT, comm),
               MPI_SUCCESS);
   });
-  for (std::size_t i = 0; i + 1 < recv.size(); ++i) EXPECT_EQ(recv[i], 7000 + graph.sources(rank)[i]) << "block " << i;
+  for (std::size_t i = 0; i + 1 < recv.size(); ++i) {
+    const int from = graph.sources(rank)[i];
+    const std::vector<int>& out = graph.destinations(from);
+    const auto block = static_cast<int>(std::find(out.begin(), out.end(), rank) - out.begin());
+    EXPECT_EQ(recv[i], test_value(0, from, block, 0)) << "block " << i;
+  }
+  EXPECT_EQ(recv.back(), -1) << "past the last block";
   EXPECT_LE(varied.most, grid_bound(p, 2));
   MPI_Comm_free(&comm);
   expect_no_leaks();

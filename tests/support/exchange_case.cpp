@@ -1,5 +1,7 @@
 #include "exchange_case.hpp"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 
 #include "cartcoll/reference.hpp"
@@ -113,6 +115,18 @@ int ExchangeCase::init_iso(MPI_Comm iso, Iso_request* request) {
 std::string ExchangeCase::describe() const {
   return std::string(name(op_)) + ", " + name(variant_) + ", rank " + std::to_string(rank_) + ", " +
          support::describe(grid_, offsets_);
+}
+
+void expect_every_op_exact(MPI_Comm cartcomm, const cartcoll::Grid& grid, const cartcoll::Offsets& offsets) {
+  int rank = 0;
+  MPI_Comm_rank(cartcomm, &rank);
+  const TestTypes types;
+  for (Op op : all_ops) {
+    ExchangeCase exchange(op, Variant::plain, types, grid, offsets, rank);
+    exchange.prepare(static_cast<int>(op));
+    ASSERT_EQ(exchange.call(Form::blocking, cartcomm, MPI_INFO_NULL, nullptr), MPI_SUCCESS) << exchange.describe();
+    EXPECT_EQ(exchange.mismatch(), "") << exchange.describe();
+  }
 }
 
 }  // namespace support

@@ -38,6 +38,11 @@ class ExchangeCase : public CaseBuffers {
   const cartcoll::Offsets& offsets_;
 };
 
+// Every operation (all_ops) once, blocking, on `cartcomm` (made by Cart_neighborhood_create for grid
+// and offsets), with contents that depend on sender, block and element, checked against the
+// reference model: how the error tests show that a communicator still delivers after errors.
+void expect_every_op_exact(MPI_Comm cartcomm, const cartcoll::Grid& grid, const cartcoll::Offsets& offsets);
+
 using cartcoll::test::describe;
 
 }  // namespace support

@@ -102,6 +102,19 @@ void run_all_forms(GraphCase& exchange, MPI_Comm comm, bool by_test, const Api& 
   EXPECT_EQ(request, MPI_REQUEST_NULL);
 }
 
+void expect_every_neighbor_op_exact(MPI_Comm comm, unsigned seed) {
+  const Graph graph = gather_topology(comm);
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  const TestTypes types;
+  for (Op op : neighbor_ops) {
+    GraphCase exchange(op, Variant::plain, Sizes::per_edge, types, graph, rank, seed);
+    exchange.prepare(static_cast<int>(op));
+    ASSERT_EQ(exchange.call(Form::blocking, comm, nullptr), MPI_SUCCESS) << exchange.describe();
+    EXPECT_EQ(exchange.mismatch(), "") << exchange.describe();
+  }
+}
+
 void RingMessage::start(MPI_Request* requests, int generation) {
   const int p = world_size(), rank = world_rank();
   out = generation * 1000 + rank;

@@ -30,6 +30,12 @@ MPI_Comm mpi_cart(unsigned seed);
 // twice, each checked against the reference model; waits by api.wait, or api.test loops where `by_test`.
 void run_all_forms(GraphCase& exchange, MPI_Comm comm, bool by_test, const Api& api = cc_api);
 
+// Every neighborhood collective (neighbor_ops) once, blocking, on comm (any topology; its lists as
+// gather_topology gives them), block sizes per edge, contents that depend on sender, block and
+// element, checked against the reference model: how the error tests show that a communicator still
+// delivers after errors. Collective.
+void expect_every_neighbor_op_exact(MPI_Comm comm, unsigned seed);
+
 // A plain MPI exchange around the ring on MPI_COMM_WORLD: two ordinary requests.
 struct RingMessage {
   int out = 0, in = -1;

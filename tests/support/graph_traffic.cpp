@@ -83,6 +83,16 @@ Sent regular_calls(const Graph& graph, MPI_Comm comm) {
   return sent;
 }
 
+long long checked_messages(MPI_Comm comm, const Graph& graph, Op op, unsigned seed) {
+  const TestTypes types;
+  GraphCase exchange(op, Variant::plain, Sizes::uniform, types, graph, world_rank(), seed);
+  exchange.prepare(static_cast<int>(seed));
+  const long long sent =
+      messages_everywhere([&] { ASSERT_EQ(exchange.call(Form::blocking, comm, nullptr), MPI_SUCCESS) << exchange.describe(); });
+  EXPECT_EQ(exchange.mismatch(), "") << exchange.describe();
+  return sent;
+}
+
 Profile::Profile(const std::string& figures) : path_("/tmp/cartcoll-test-profile-" + std::to_string(getppid())) {
   if (world_rank() == 0) std::ofstream(path_) << figures << "\n";
   MPI_Barrier(MPI_COMM_WORLD);

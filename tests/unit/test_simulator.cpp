@@ -202,14 +202,6 @@ std::vector<BoxParam> affordable_no_wrap() {
 
 INSTANTIATE_TEST_SUITE_P(Table1, BoxNeighborhoodNoWrap, ::testing::ValuesIn(affordable_no_wrap()), box_name);
 
-// d = 5, n = 4 and 5 without wrapping need 1024 and 3125 processes of 1023 and 3124 blocks (up to
-// ~10 million simulated blocks per planner): minutes, too long for every CI run. Run them with
-//   cartcoll_unit_tests --gtest_also_run_disabled_tests --gtest_filter='DISABLED_Table1Large*'
-INSTANTIATE_TEST_SUITE_P(DISABLED_Table1Large, BoxNeighborhoodNoWrap,
-                         ::testing::Combine(::testing::Values(5), ::testing::Values(4, 5),
-                                            ::testing::Values(Collective::alltoall, Collective::allgather)),
-                         box_name);
-
 // ---------------------------------------------------------------------------------------------------
 // Seeded random neighborhoods on random grids.
 
