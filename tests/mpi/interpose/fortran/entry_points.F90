@@ -203,9 +203,11 @@ contains
     do i = 1, many
       FIELD_AT(statuses, i, MPI_SOURCE) = -5
       FIELD_AT(statuses, i, MPI_TAG) = -5
+      FIELD_AT(statuses, i, MPI_ERROR) = -5
     end do
     FIELD(status, MPI_SOURCE) = -5
     FIELD(status, MPI_TAG) = -5
+    FIELD(status, MPI_ERROR) = -5
   end subroutine
 
   ! An index from an "any" or "some" function: in 1..n, and returned once.
@@ -239,6 +241,7 @@ contains
     integer, intent(in) :: code, expected
     character(*), intent(in) :: what
     integer :: class
+    class = -1
     call MPI_Error_class(code, class, ierr)
     if (class /= expected) then
       print '(A,I0,3A,I0,A,I0)', 'entry_points: rank ', rank, ': ', what, ': error class ', class, ', not ', expected
@@ -247,11 +250,13 @@ contains
   end subroutine
 
   ! A point-to-point message around the ring of ranks, in the same arrays as the collectives.
-  subroutine post_ring(receive, send_request)
+  ! (Room for `room` of its 3 elements: fewer is MPI_ERR_TRUNCATE.)
+  subroutine post_ring(receive, send_request, room)
     REQUEST_T, intent(out) :: receive, send_request
+    integer, intent(in) :: room
     got = -1
     point = (/value(9, rank, 1, 1), value(9, rank, 1, 2), value(9, rank, 1, 3)/)
-    call MPI_Irecv(got, 3, MPI_INTEGER, modulo(rank - 1, p), tag, MPI_COMM_WORLD, receive, ierr)
+    call MPI_Irecv(got, room, MPI_INTEGER, modulo(rank - 1, p), tag, MPI_COMM_WORLD, receive, ierr)
     call MPI_Isend(point, 3, MPI_INTEGER, modulo(rank + 1, p), tag, MPI_COMM_WORLD, send_request, ierr)
   end subroutine
 
@@ -313,7 +318,7 @@ contains
     call MPI_Ineighbor_allgatherv(send(:, 1), scounts(1, 1), MPI_INTEGER, received(:, 1), rcounts(:, 1), rdispls(:, 1), &
                                   MPI_INTEGER, comm, requests(1), ierr)
     call MPI_Ineighbor_alltoall(send(:, 2), 2, MPI_INTEGER, received(:, 2), 2, MPI_INTEGER, comm, requests(2), ierr)
-    call post_ring(requests(3), requests(4))
+    call post_ring(requests(3), requests(4), 3)
     call spoil()
     call MPI_Waitall(4, requests, statuses, ierr)
     call expect_null(4, 'MPI_Waitall')
@@ -435,7 +440,7 @@ contains
       else if (round == 2) then
         ! MPI_Startall; MPI_Testsome with a point-to-point pair
         call MPI_Startall(slots, requests, ierr)
-        call post_ring(requests(slots + 1), requests(slots + 2))
+        call post_ring(requests(slots + 1), requests(slots + 2), 3)
         do while (.not. all(seen(1:slots + 2)))
           call spoil()
           call MPI_Testsome(slots + 2, requests, outcount, indices, statuses, ierr)
@@ -534,8 +539,20 @@ contains
     call MPI_Request_free(requests(1), ierr)
     call expect_class(ierr, MPI_SUCCESS, 'MPI_Request_free of an inactive request')
     call expect_null(1, 'MPI_Request_free')
+    ! One failed request in an array: MPI_ERR_IN_STATUS, and each status names its own error.
+    call prepare(1, alltoall, 404)
+    call MPI_Ineighbor_alltoall(send(:, 1), 2, MPI_INTEGER, received(:, 1), 2, MPI_INTEGER, comm, requests(1), ierr)
+    call post_ring(requests(2), requests(3), 2)
+    call spoil()
+    call MPI_Waitall(3, requests, statuses, ierr)
+    call expect_class(ierr, MPI_ERR_IN_STATUS, 'MPI_Waitall with a truncated message')
+    call expect_class(FIELD_AT(statuses, 1, MPI_ERROR), MPI_SUCCESS, 'MPI_Waitall: the collective''s status')
+    call expect_class(FIELD_AT(statuses, 2, MPI_ERROR), MPI_ERR_TRUNCATE, 'MPI_Waitall: the truncated message''s status')
+    call expect_class(FIELD_AT(statuses, 3, MPI_ERROR), MPI_SUCCESS, 'MPI_Waitall: the send''s status')
+    if (requests(1) /= MPI_REQUEST_NULL) call fail('MPI_Waitall: a completed request is not MPI_REQUEST_NULL')
+    call verify(1, 'MPI_Ineighbor_alltoall, MPI_Waitall with a truncated message')
     ! After the errors, a full call.
-    call prepare(1, alltoallv, 404)
+    call prepare(1, alltoallv, 405)
     call MPI_Neighbor_alltoallv(send(:, 1), scounts(:, 1), sdispls(:, 1), MPI_INTEGER, received(:, 1), rcounts(:, 1), &
                                 rdispls(:, 1), MPI_INTEGER, comm, ierr)
     call expect_class(ierr, MPI_SUCCESS, 'MPI_Neighbor_alltoallv after the errors')
