@@ -14,14 +14,16 @@
 ! MPI_Testany, MPI_Testsome and MPI_Request_get_status, with ordinary point-to-point requests in
 ! the same arrays, and reads every status; starts persistent requests with MPI_Start and
 ! MPI_Startall and frees them; builds a second graph with MPI_Dist_graph_create. Where
-! CARTCOLL_TEST_EXPECT is "layer" it also checks one error of each family through
-! MPI_ERRORS_RETURN on every rank (the collective kinds, the request functions, a communicator
-! without topology), and the data of a full call after them. Aborts with "entry_points: rank R:
+! CARTCOLL_TEST_EXPECT is "layer" (not "native") it also checks the empty statuses the layer gives
+! collectives and one error of each family through MPI_ERRORS_RETURN on every rank (the
+! constructors, each form of collective, a communicator without topology, the request functions,
+! MPI_ERR_IN_STATUS), and the data of a full call after them. Aborts with "entry_points: rank R:
 ! what" on the first wrong value; rank 0 prints "entry_points: ok" at the end.
 #if defined(F08)
 #define COMM_T type(MPI_Comm)
 #define REQUEST_T type(MPI_Request)
 #define DATATYPE_T type(MPI_Datatype)
+#define INFO_T type(MPI_Info)
 #define STATUS_T(x) type(MPI_Status) :: x
 #define STATUSES_T(x, n) type(MPI_Status) :: x(n)
 #define STATUS_AT(x, i) x(i)
@@ -31,6 +33,7 @@
 #define COMM_T integer
 #define REQUEST_T integer
 #define DATATYPE_T integer
+#define INFO_T integer
 #define STATUS_T(x) integer :: x(MPI_STATUS_SIZE)
 #define STATUSES_T(x, n) integer :: x(MPI_STATUS_SIZE, n)
 #define STATUS_AT(x, i) x(:, i)
@@ -249,8 +252,8 @@ contains
     end if
   end subroutine
 
-  ! A point-to-point message around the ring of ranks, in the same arrays as the collectives.
-  ! (Room for `room` of its 3 elements: fewer is MPI_ERR_TRUNCATE.)
+  ! A point-to-point message of 3 elements around the ring of ranks, in the same arrays as the
+  ! collectives, received into room for `room` of them (fewer is MPI_ERR_TRUNCATE).
   subroutine post_ring(receive, send_request, room)
     REQUEST_T, intent(out) :: receive, send_request
     integer, intent(in) :: room
@@ -482,8 +485,20 @@ contains
 
   ! One error of each family, through MPI_ERRORS_RETURN with MPI's class on every rank; then a full call.
   subroutine errors()
+    INFO_T :: info
+    COMM_T :: graph
     call MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN, ierr)
     call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+    ! The constructors: the layer reads the info at creation.
+    call MPI_Info_create(info, ierr)
+    call MPI_Info_set(info, 'cartcoll_algorithm', 'no-such-algorithm', ierr)
+    call MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, degree, sources, MPI_UNWEIGHTED, degree, destinations, &
+                                        MPI_UNWEIGHTED, info, .false., graph, ierr)
+    call expect_class(ierr, MPI_ERR_INFO_VALUE, 'MPI_Dist_graph_create_adjacent with an unknown algorithm')
+    call MPI_Dist_graph_create(MPI_COMM_WORLD, 1, (/rank/), (/2/), modulo(rank + (/1, 2/), p), MPI_UNWEIGHTED, &
+                               info, .false., graph, ierr)
+    call expect_class(ierr, MPI_ERR_INFO_VALUE, 'MPI_Dist_graph_create with an unknown algorithm')
+    call MPI_Info_free(info, ierr)
     call prepare(1, allgather, 401)
     call MPI_Neighbor_allgather(send(:, 1), -1, MPI_INTEGER, received(:, 1), 2, MPI_INTEGER, comm, ierr)
     call expect_class(ierr, MPI_ERR_COUNT, 'MPI_Neighbor_allgather with count -1')
