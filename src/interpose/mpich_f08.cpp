@@ -6,9 +6,8 @@
 // the program passes there. These are those entry points (mpi_wait_f08_...), with MPICH's calling
 // convention (arguments by reference, an absent optional ierror as NULL, handles that are the C
 // handles, statuses laid out as C's, indices from 1, logicals as 1 and 0), handed to the layer's C
-// functions. (MPICH's mpif.h and `use mpi` call the C names themselves;
-// Open MPI's Fortran bindings call PMPI_ and its internals throughout, so the layer never sees
-// them: docs/transparent.md.)
+// functions. (MPICH's mpif.h and `use mpi` call the C names themselves; Open MPI's bindings are
+// openmpi_fortran.cpp's: docs/transparent.md, "Language bindings".)
 #include <dlfcn.h>
 #include <mpi.h>
 

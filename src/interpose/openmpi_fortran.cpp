@@ -2,12 +2,13 @@
 // entry points (mpi_wait_, MPI_WAIT, ... all aliases of one C function per call, ompi_wait_f) and
 // its `use mpi_f08` module (mpi_wait_f08_, which calls ompi_wait_f) reach MPI through PMPI_ and
 // its internals, never through the MPI_ names the layer defines. So the layer defines those
-// ompi_*_f functions, their mpif.h names and the profiling names mpi_f08 calls (pmpi_test_) itself, for what it takes over: the neighborhood
-// collectives (blocking, nonblocking, MPIX_ persistent), the distributed-graph constructors and
-// the request functions, which must complete the library's requests. Each converts Open MPI's
-// Fortran arguments (handles as integers, sentinels such as MPI_BOTTOM or MPI_STATUS_IGNORE as the
-// addresses of libmpi's objects, indices from 1, logicals as integers 1 and 0) and calls the
-// layer's C function. Everything else stays Open MPI's. docs/transparent.md, "Language bindings".
+// ompi_*_f functions, their mpif.h names and the profiling names mpi_f08 calls (pmpi_test_)
+// itself, for what it takes over: the neighborhood collectives (blocking, nonblocking, MPIX_
+// persistent), the distributed-graph constructors and the request functions, which must complete
+// the library's requests. Each converts Open MPI's Fortran arguments (handles as integers,
+// sentinels such as MPI_BOTTOM or MPI_STATUS_IGNORE as the addresses of libmpi's objects, indices
+// from 1, logicals as integers 1 and 0) and calls the layer's C function. Everything else stays
+// Open MPI's. docs/transparent.md, "Language bindings"; tests/mpi/interpose/fortran calls each.
 #include <mpi.h>
 
 #if defined(OPEN_MPI)
