@@ -83,12 +83,13 @@ program entry_points
   REQUEST_T :: requests(many), persistent(slots)
   STATUS_T(status)
   STATUSES_T(statuses, many)
-  ! Per slot: the buffers, the argument arrays, the call's kind and number; the requests seen.
+  ! Per slot: the buffers, the argument arrays, the call's kind and number.
   integer, asynchronous :: send(length, slots), received(length, slots), point(3), got(3)
   integer :: scounts(degree, slots), sdispls(degree, slots), rcounts(degree, slots), rdispls(degree, slots)
   integer(MPI_ADDRESS_KIND) :: sbytes(degree, slots), rbytes(degree, slots)
   DATATYPE_T :: types(degree)
   integer :: kind_of(slots), call_of(slots)
+  ! The indices an "any" or "some" function returned.
   logical :: seen(many)
   integer :: indices(many)
   character(16) :: expect
@@ -156,8 +157,8 @@ contains
         rcounts(j, s) = matched(j)
       end if
     end do
-    sbytes(:, s) = 4 * sdispls(:, s)
-    rbytes(:, s) = 4 * rdispls(:, s)
+    sbytes(:, s) = storage_size(0) / 8 * sdispls(:, s)
+    rbytes(:, s) = storage_size(0) / 8 * rdispls(:, s)
     send(:, s) = -2
     received(:, s) = -1
     do j = 1, degree
