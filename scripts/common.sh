@@ -1,7 +1,7 @@
 # Shared by demo.sh and test.sh: dependencies and builds. Source it; do not run it.
 set -euo pipefail
 repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-packages=(cmake ninja-build g++ pkg-config openmpi-bin libopenmpi-dev mpich libmpich-dev libgtest-dev
+packages=(cmake ninja-build g++ gfortran pkg-config openmpi-bin libopenmpi-dev mpich libmpich-dev libgtest-dev
           python3-matplotlib clang libclang-rt-14-dev valgrind)
 
 install_dependencies() {

@@ -105,10 +105,10 @@ int CC_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
     } else {
       code = CC_Wait(&requests[i], capi::status_at(statuses, i));
     }
-    if (code != MPI_SUCCESS) {
-      ++failed;
-      if (statuses != MPI_STATUSES_IGNORE) statuses[i].MPI_ERROR = code;
-    }
+    failed += code != MPI_SUCCESS;
+    // With MPI_ERR_IN_STATUS every status names its request's error, MPI_SUCCESS included (MPI's
+    // MPI_Wait, which completes the library's requests, leaves the field as it was).
+    if (statuses != MPI_STATUSES_IGNORE) statuses[i].MPI_ERROR = code;
   }
   return failed == 0 ? MPI_SUCCESS : MPI_ERR_IN_STATUS;
 }

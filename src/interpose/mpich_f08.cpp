@@ -1,12 +1,13 @@
-// libcartcoll_mpi under MPICH: the request functions of the mpi_f08 Fortran module. MPICH's
-// mpi_f08 sends its neighborhood collectives through the C names (MPI_Ineighbor_alltoallv...),
-// which the layer takes, but completes and starts requests through PMPI_Wait, PMPI_Start..., which
-// it cannot take; so a library request would never complete. These are those entry points
-// (mpi_wait_f08_...), with MPICH's calling convention (arguments by reference, an absent optional
-// ierror as NULL, handles that are the C handles, statuses laid out as C's, indices from 1),
-// handed to the layer's C functions. (MPICH's mpif.h and `use mpi` call the C names themselves;
-// Open MPI's Fortran bindings call PMPI_ and its internals throughout, so the layer never sees
-// them: docs/transparent.md.)
+// libcartcoll_mpi under MPICH: the request functions and distributed-graph constructors of the
+// mpi_f08 Fortran module. MPICH's mpi_f08 sends its neighborhood collectives through the C names
+// (MPI_Ineighbor_alltoallv...), which the layer takes, but completes and starts requests through
+// PMPI_Wait, PMPI_Start..., which it cannot take, so a library request would never complete; and it
+// creates graphs through PMPI_Dist_graph_create(_adjacent), so the layer would not see the info
+// the program passes there. These are those entry points (mpi_wait_f08_...), with MPICH's calling
+// convention (arguments by reference, an absent optional ierror as NULL, handles that are the C
+// handles, statuses laid out as C's, indices from 1, logicals as 1 and 0), handed to the layer's C
+// functions. (MPICH's mpif.h and `use mpi` call the C names themselves; Open MPI's bindings are
+// openmpi_fortran.cpp's: docs/transparent.md, "Language bindings".)
 #include <dlfcn.h>
 #include <mpi.h>
 
@@ -24,6 +25,16 @@ MPI_Status* one(MPI_Status* status) {
 MPI_Status* many(MPI_Status* statuses) {
   static void* const ignore = dlsym(RTLD_DEFAULT, "MPIR_F08_MPI_STATUSES_IGNORE_OBJ");
   return statuses == ignore ? MPI_STATUSES_IGNORE : statuses;
+}
+
+// mpi_f08's MPI_UNWEIGHTED and MPI_WEIGHTS_EMPTY are variables of its link-constants module: a
+// weights argument at their address is that sentinel, as MPICH's own entry points compare.
+const int* weights(const int* fortran) {
+  static void* const unweighted = dlsym(RTLD_DEFAULT, "__mpi_f08_link_constants_MOD_mpi_unweighted");
+  static void* const empty = dlsym(RTLD_DEFAULT, "__mpi_f08_link_constants_MOD_mpi_weights_empty");
+  if (fortran == unweighted) return MPI_UNWEIGHTED;
+  if (fortran == empty) return MPI_WEIGHTS_EMPTY;
+  return fortran;
 }
 
 void answer(int* ierror, int code) {
@@ -91,6 +102,21 @@ void mpi_startall_f08_(const int* count, MPI_Request requests[], int* ierror) {
 void mpi_request_free_f08_(MPI_Request* request, int* ierror) { answer(ierror, MPI_Request_free(request)); }
 
 void mpi_cancel_f08_(MPI_Request* request, int* ierror) { answer(ierror, MPI_Cancel(request)); }
+
+void mpi_dist_graph_create_adjacent_f08_(const MPI_Comm* comm_old, const int* indegree, const int sources[],
+                                         const int sourceweights[], const int* outdegree, const int destinations[],
+                                         const int destweights[], const MPI_Info* info, const int* reorder,
+                                         MPI_Comm* comm_dist_graph, int* ierror) {
+  answer(ierror, MPI_Dist_graph_create_adjacent(*comm_old, *indegree, sources, weights(sourceweights), *outdegree,
+                                                destinations, weights(destweights), *info, *reorder, comm_dist_graph));
+}
+
+void mpi_dist_graph_create_f08_(const MPI_Comm* comm_old, const int* n, const int sources[], const int degrees[],
+                                const int destinations[], const int edge_weights[], const MPI_Info* info,
+                                const int* reorder, MPI_Comm* comm_dist_graph, int* ierror) {
+  answer(ierror, MPI_Dist_graph_create(*comm_old, *n, sources, degrees, destinations, weights(edge_weights), *info,
+                                       *reorder, comm_dist_graph));
+}
 
 }  // extern "C"
 

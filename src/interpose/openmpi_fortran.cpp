@@ -2,12 +2,13 @@
 // entry points (mpi_wait_, MPI_WAIT, ... all aliases of one C function per call, ompi_wait_f) and
 // its `use mpi_f08` module (mpi_wait_f08_, which calls ompi_wait_f) reach MPI through PMPI_ and
 // its internals, never through the MPI_ names the layer defines. So the layer defines those
-// ompi_*_f functions, their mpif.h names and the profiling names mpi_f08 calls (pmpi_test_) itself, for what it takes over: the neighborhood
-// collectives (blocking, nonblocking, MPIX_ persistent), the distributed-graph constructors and
-// the request functions, which must complete the library's requests. Each converts Open MPI's
-// Fortran arguments (handles as integers, sentinels such as MPI_BOTTOM or MPI_STATUS_IGNORE as the
-// addresses of libmpi's objects, indices from 1, logicals as integers 1 and 0) and calls the
-// layer's C function. Everything else stays Open MPI's. docs/transparent.md, "Language bindings".
+// ompi_*_f functions, their mpif.h names and the profiling names mpi_f08 calls (pmpi_test_)
+// itself, for what it takes over: the neighborhood collectives (blocking, nonblocking, MPIX_
+// persistent), the distributed-graph constructors and the request functions, which must complete
+// the library's requests. Each converts Open MPI's Fortran arguments (handles as integers,
+// sentinels such as MPI_BOTTOM or MPI_STATUS_IGNORE as the addresses of libmpi's objects, indices
+// from 1, logicals as integers 1 and 0) and calls the layer's C function. Everything else stays
+// Open MPI's. docs/transparent.md, "Language bindings"; tests/mpi/interpose/fortran calls each.
 #include <mpi.h>
 
 #if defined(OPEN_MPI)
@@ -53,6 +54,10 @@ void answer(MPI_Fint* ierr, int code) {
 void status_out(const MPI_Status& status, MPI_Fint* fortran) {
   if (fortran != &mpi_fortran_status_ignore_) MPI_Status_c2f(&status, fortran);
 }
+
+// Whether a call's statuses (and indices) are answers: on success, and with MPI_ERR_IN_STATUS, where
+// each status names its request's error.
+bool statuses_written(int code) { return code == MPI_SUCCESS || code == MPI_ERR_IN_STATUS; }
 
 void statuses_out(std::span<const MPI_Status> statuses, MPI_Fint* fortran) {
   if (fortran == &mpi_fortran_statuses_ignore_) return;
@@ -269,7 +274,7 @@ void ompi_dist_graph_create_f(MPI_Fint* comm_old, MPI_Fint* n, MPI_Fint* sources
 // The request functions.
 void ompi_wait_f(MPI_Fint* request, MPI_Fint* status, MPI_Fint* ierr) {
   MPI_Request c_request = MPI_Request_f2c(*request);
-  MPI_Status c_status;
+  MPI_Status c_status{};  // no stack garbage in the fields MPI leaves alone (MPI_ERROR)
   const int code = MPI_Wait(&c_request, &c_status);
   if (code == MPI_SUCCESS) *request = MPI_Request_c2f(c_request);
   if (code == MPI_SUCCESS) status_out(c_status, status);
@@ -281,13 +286,13 @@ void ompi_waitall_f(MPI_Fint* count, MPI_Fint* requests, MPI_Fint* statuses, MPI
   std::vector<MPI_Status> c_statuses(static_cast<std::size_t>(c_requests.count()));
   const int code = MPI_Waitall(c_requests.count(), c_requests.data(), c_statuses.data());
   c_requests.back();
-  if (code == MPI_SUCCESS) statuses_out(c_statuses, statuses);
+  if (statuses_written(code)) statuses_out(c_statuses, statuses);
   answer(ierr, code);
 }
 
 void ompi_waitany_f(MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MPI_Fint* status, MPI_Fint* ierr) {
   Requests c_requests(count, requests);
-  MPI_Status c_status;
+  MPI_Status c_status{};
   const int code = MPI_Waitany(c_requests.count(), c_requests.data(), index, &c_status);
   c_requests.back();
   if (code == MPI_SUCCESS) from_one(*index);
@@ -301,7 +306,7 @@ void ompi_waitsome_f(MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcount, 
   std::vector<MPI_Status> c_statuses(static_cast<std::size_t>(c_requests.count()));
   const int code = MPI_Waitsome(c_requests.count(), c_requests.data(), outcount, indices, c_statuses.data());
   c_requests.back();
-  const int done = code == MPI_SUCCESS && *outcount != MPI_UNDEFINED ? *outcount : 0;
+  const int done = statuses_written(code) && *outcount != MPI_UNDEFINED ? *outcount : 0;
   for (int k = 0; k < done; ++k) from_one(indices[k]);
   statuses_out(std::span(c_statuses).first(static_cast<std::size_t>(done)), statuses);
   answer(ierr, code);
@@ -309,7 +314,7 @@ void ompi_waitsome_f(MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcount, 
 
 void ompi_test_f(MPI_Fint* request, Logical* flag, MPI_Fint* status, MPI_Fint* ierr) {
   MPI_Request c_request = MPI_Request_f2c(*request);
-  MPI_Status c_status;
+  MPI_Status c_status{};
   int c_flag = 0;
   const int code = MPI_Test(&c_request, &c_flag, &c_status);
   if (code == MPI_SUCCESS) *request = MPI_Request_c2f(c_request);
@@ -324,15 +329,15 @@ void ompi_testall_f(MPI_Fint* count, MPI_Fint* requests, Logical* flag, MPI_Fint
   int c_flag = 0;
   const int code = MPI_Testall(c_requests.count(), c_requests.data(), &c_flag, c_statuses.data());
   c_requests.back();
-  if (code == MPI_SUCCESS) *flag = c_flag != 0 ? 1 : 0;
-  if (code == MPI_SUCCESS && c_flag != 0) statuses_out(c_statuses, statuses);
+  if (statuses_written(code)) *flag = c_flag != 0 ? 1 : 0;
+  if (statuses_written(code) && c_flag != 0) statuses_out(c_statuses, statuses);
   answer(ierr, code);
 }
 
 void ompi_testany_f(MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, Logical* flag, MPI_Fint* status,
                     MPI_Fint* ierr) {
   Requests c_requests(count, requests);
-  MPI_Status c_status;
+  MPI_Status c_status{};
   int c_flag = 0;
   const int code = MPI_Testany(c_requests.count(), c_requests.data(), index, &c_flag, &c_status);
   c_requests.back();
@@ -348,14 +353,14 @@ void ompi_testsome_f(MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcount, 
   std::vector<MPI_Status> c_statuses(static_cast<std::size_t>(c_requests.count()));
   const int code = MPI_Testsome(c_requests.count(), c_requests.data(), outcount, indices, c_statuses.data());
   c_requests.back();
-  const int done = code == MPI_SUCCESS && *outcount != MPI_UNDEFINED ? *outcount : 0;
+  const int done = statuses_written(code) && *outcount != MPI_UNDEFINED ? *outcount : 0;
   for (int k = 0; k < done; ++k) from_one(indices[k]);
   statuses_out(std::span(c_statuses).first(static_cast<std::size_t>(done)), statuses);
   answer(ierr, code);
 }
 
 void ompi_request_get_status_f(MPI_Fint* request, Logical* flag, MPI_Fint* status, MPI_Fint* ierr) {
-  MPI_Status c_status;
+  MPI_Status c_status{};
   int c_flag = 0;
   const int code = MPI_Request_get_status(MPI_Request_f2c(*request), &c_flag, &c_status);
   if (code == MPI_SUCCESS) *flag = c_flag != 0 ? 1 : 0;
