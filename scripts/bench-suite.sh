@@ -21,14 +21,21 @@
 #             target experiments come first in each transport, so they are never the ones cut)
 #   --docs    also rewrite docs/results.md from this run (otherwise docs/ is left alone)
 #   --step-timeout S  stop a step after S seconds (default 900); a set-up step (--setup) after at most
-#             300, because Open MPI 4.1's own MPI_Dist_graph_create can hang there (docs/performance.md)
+#             300
+#   --build-dir DIR  use (and build) the Open MPI configuration in DIR instead of build/bench-openmpi
+#   --no-table  end without the speed-up table (bench/speedup_table.py; scripts/demo.sh prints it last)
 #   --only RE run only the steps whose name matches the extended regular expression RE (e.g. 'graph')
 #   --list    print the steps and exit
 #   --prebuilt DIR  use the programs of a bundle made by scripts/bundle.sh (no package installation,
 #             no build; the machine needs the bundle's MPI run-time: bash DIR/install-runtime.sh)
 # Steps the benchmark program cannot run (an option it lacks, an implementation it does not have, a
 # crash or a timeout) are retried once with the core implementations, then recorded as skipped.
-# See docs/benchmarking.md.
+# A running step prints its elapsed time every 20 s. Open MPI runs with its `basic` topology
+# component: the default `treematch` can hang in MPI_Dist_graph_create (every rank spinning in
+# ompi_comm_nextcid), which the set-up steps time; treematch only reorders ranks, which the benchmark
+# never asks for, so `basic` makes the same communicators.
+# Ends with the speed-up of cartcoll over MPI_Neighbor_* per transport and size, and where the
+# figures are. See docs/benchmarking.md.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 mode=default
@@ -42,6 +49,8 @@ write_docs=0
 list_only=0
 only=""
 prebuilt=""
+openmpi_build=$repo/build/bench-openmpi
+print_table=1
 while (($#)); do
   case $1 in
     --quick) mode=quick ;;
@@ -56,8 +65,10 @@ while (($#)); do
     --list) list_only=1 ;;
     --only) only=$2; shift ;;
     --prebuilt) prebuilt=$(cd "$2" && pwd); shift ;;
-    -h|--help) sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench-suite.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+    --build-dir) openmpi_build=$2; shift ;;
+    --no-table) print_table=0 ;;
+    -h|--help) sed -n '2,/^source/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench-suite.sh: unknown option '$1'; see --help" >&2; exit 2 ;;
   esac
   shift
 done
@@ -77,10 +88,11 @@ fi
 
 # ---------------------------------------------------------------------------------------------- launchers
 # launcher <transport> <procs>: sets the array `launcher` to the command that starts <procs> ranks.
+# Open MPI: the `basic` topology component (see the top of this file: treematch's graph creation hangs).
 launcher() {
   case $1 in
-    openmpi-shm) launcher=(mpirun.openmpi -n "$2" --bind-to none --mca pml ob1) ;;
-    openmpi-tcp) launcher=(mpirun.openmpi -n "$2" --bind-to none --mca pml ob1 --mca btl tcp,self) ;;
+    openmpi-shm) launcher=(mpirun.openmpi -n "$2" --bind-to none --mca pml ob1 --mca topo basic) ;;
+    openmpi-tcp) launcher=(mpirun.openmpi -n "$2" --bind-to none --mca pml ob1 --mca topo basic --mca btl tcp,self) ;;
     mpich) launcher=(env "LD_PRELOAD=$ucx_yield" mpiexec.mpich -n "$2" -bind-to none) ;;
   esac
 }
@@ -126,7 +138,7 @@ for transport in "${transports[@]}"; do
     add "$transport" "setup moore-3-1" 3 26 "--setup --moore 3 1"
     # Issue 10: the trivial schedule on a random graph (6 destinations per process) against MPI's.
     p=$(procs_for 3)
-    add "$transport" "alltoall graph deg-$p-6" 3 6 "--op alltoall --random-degree $p 6 1 --sizes 1,100,10000 --impl $impls_graph"
+    add "$transport" "alltoall graph deg-$p-6" 3 6 "--op alltoall --random-degree $p 6 1 --sizes 1,100,10000 --impl $impls_graph,cc-auto"
     continue
   fi
   # Issue 10: distributed graphs, the trivial schedule against MPI_Neighbor_* at every size.
@@ -236,10 +248,10 @@ build_bench() {  # <dir> <cmake args...>
 }
 build_benches() {  # sets bench_bin and ucx_yield
   install_dependencies
-  echo "== building (Release) under build/bench-*"
+  echo "== building cartcoll-bench (Release) in ${openmpi_build#"$repo"/}$([[ " ${transports[*]} " == *" mpich "* ]] && echo " and build/bench-mpich")"
   : >"$build_log"
-  build_bench "$repo/build/bench-openmpi" || { tail -n 30 "$build_log"; exit 1; }
-  bench_bin[openmpi]=$repo/build/bench-openmpi/bench/cartcoll-bench
+  build_bench "$openmpi_build" || { tail -n 30 "$build_log"; exit 1; }
+  bench_bin[openmpi]=$openmpi_build/bench/cartcoll-bench
   [[ " ${transports[*]} " == *" mpich "* ]] || return 0
   if build_bench "$repo/build/bench-mpich" "${mpich_args[@]}" &&
      cmake --build "$repo/build/bench-mpich" --target cartcoll_ucx_yield >>"$build_log" 2>&1; then
@@ -277,6 +289,16 @@ append_results() {  # <step csv>: results.csv gets the header once
 append_setup() {  # <step csv> <transport>: setup.csv gets a leading transport column
   if [ ! -s "$setup" ]; then sed -n '1s/^/transport,/p' "$1" >"$setup"; fi
   tail -n +2 "$1" | sed "s/^/$2,/" >>"$setup"
+}
+# wait_with_heartbeat <pid>: waits for the step, printing its elapsed time every 20 s; its exit status.
+wait_with_heartbeat() {
+  local pid=$1 waited=0
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    waited=$((waited + 1))
+    ((waited % 20 == 0)) && printf '%d s ' "$waited"
+  done
+  wait "$pid"
 }
 index=0
 for step in "${steps[@]}"; do
@@ -316,7 +338,8 @@ for step in "${steps[@]}"; do
     rm -f "$step_csv"
     status=0
     timeout --kill-after=15 "$limit" "${launcher[@]}" "$bin" "${argv[@]}" "${extra[@]}" --csv "$step_csv" \
-      >"$step_log" 2>&1 || status=$?
+      >"$step_log" 2>&1 &
+    wait_with_heartbeat $! || status=$?
     [ "$status" = 0 ] && [ ! -s "$step_csv" ] && status=1   # ran, but wrote nothing
     [ "$status" = 0 ] && break
     [ "$status" = 124 ] || [ "$status" = 137 ] && break      # a timeout: a second try would time out too
@@ -370,6 +393,12 @@ if ((${#inputs[@]} == 0)); then
   echo "no results (every step was skipped)"
   exit 1
 fi
-"$python" "$repo/bench/plot.py" "${inputs[@]}" "${plot_args[@]}"
-echo
-sed -n '/^## Targets/,/^## Results/p' "$out/tables.md" | sed '$d'
+echo "== figures and tables (bench/plot.py)"
+"$python" "$repo/bench/plot.py" "${inputs[@]}" "${plot_args[@]}" >"$out/plot.log" 2>&1 ||
+  { tail -n 20 "$out/plot.log"; echo "plot.py failed (see $out/plot.log)"; }
+if [ "$print_table" = 1 ] && [ -s "$results" ]; then
+  echo
+  python3 "$repo/bench/speedup_table.py" "$results"
+  echo
+  echo "Figures (PNG) and tables: $out"
+fi
