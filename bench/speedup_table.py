@@ -48,6 +48,8 @@ def speedups(rows):
             continue
         transport = "%s, %s" % (mpi_name(row["mpi_library"]), TRANSPORTS.get(row["transport"], row["transport"]))
         column = "%s %s" % (row["op"], row["neighborhood"])
+        if row["d"] == "0":
+            column += " (graph)"
         if row["size_rule"] != "uniform":
             column += " (%s)" % row["size_rule"]
         key = (transport, int(row["block_elements"]), column)

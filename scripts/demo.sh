@@ -30,7 +30,8 @@ narrate() {
       local progress
       progress=$(grep -ao '\[[0-9]*/[0-9]*\]' "$build_dir/build.log" 2>/dev/null | tail -n 1 || true)
       [[ $what == building* ]] || progress=""
-      echo "   ... still $what ($((SECONDS - started)) s${progress:+, $progress compiled})"
+      progress=${progress#[}
+      echo "   ... still $what ($((SECONDS - started)) s${progress:+, build step ${progress%]}})"
       quiet=0
     fi
   done
