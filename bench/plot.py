@@ -10,11 +10,12 @@ Files may be concatenated (repeated header lines are skipped), may come from sev
 MPI libraries, and may lack implementations (missing rows are simply not drawn).
 
 Writes, under --out:
-  * one PNG per (operation, size rule, transport, MPI library), like 000's Figures 3-6: one panel per
+  * one PNG per (operation, size rule, transport, MPI library), like Figures 3-6 of Träff and Hunold,
+    Cartesian Collective Communication: one panel per
     neighborhood, grouped bars per block size, bar height = median time relative to mpi-neighbor,
     the absolute median printed on each bar, a line at 1.0;
   * tables.md: the results as markdown tables, the set-up table with break-even repetitions, and the
-    issue's targets checked against the data.
+    performance targets checked against the data.
 With --results-md FILE it also writes a complete docs/results.md (machine description from
 --machine FILE, caveats, skipped steps from --skipped FILE, figures linked relative to FILE).
 """
@@ -325,7 +326,8 @@ def setup_table(setups):
         cells[key + (row.get("kind", ""),)].append(seconds)
     value = {k: statistics.median(v) for k, v in cells.items()}
     keys = sorted({k[:6] for k in value}, key=lambda k: (k[0], k[2], k[3], k[5]))
-    out = ["Set-up times like 002's Table 2 (median over the runs recorded; all times in ms except the calls, "
+    out = ["Set-up times like Table 2 of Träff, Carpen-Amarie, Hunold and Rougier, *Message-Combining "
+           "Algorithms for Isomorphic, Sparse Collective Communication* (median over the runs recorded; all times in ms except the calls, "
            "in µs). *Break-even*: the repetitions after which cartcoll's set-up has paid for itself, "
            "(Cart_neighborhood_create + Cart_alltoall_init − MPI_Dist_graph_create_adjacent) / "
            "(MPI call − cartcoll call); *never* where cartcoll's call is not faster.\n",
@@ -369,7 +371,7 @@ def is_target_config(r):
 
 
 def target_lines(cfg):
-    """One table row per target of issue 4, measured on the rows `cfg`."""
+    """One table row per Cartesian target, measured on the rows `cfg`."""
     by = {(r["op"], r["block_elements"], r["impl"]): r for r in cfg}
     ops = sorted({r["op"] for r in cfg})
     sizes = sorted({r["block_elements"] for r in cfg})
@@ -415,7 +417,7 @@ def target_lines(cfg):
 
 
 def graph_targets(rows):
-    """Issue 10's target: on distributed graphs, the trivial schedule (`cc-trivial`) within 1.05 × of
+    """The graph target: on distributed graphs, the trivial schedule (`cc-trivial`) within 1.05 × of
     `mpi-neighbor` at every size (and its persistent form against MPI's), per transport and library."""
     pairs = (("cc-trivial", BASELINE), ("cc-trivial-persistent", "mpi-neighbor-persistent"))
     out = []
@@ -440,7 +442,7 @@ def graph_targets(rows):
 
 
 def auto_on_graphs(by, library, transport):
-    """Issue 12's target: `cc-auto` within 1.05 × of the best of `cc-trivial`, `cc-graph-combining` and,
+    """The target of `auto` on graphs: `cc-auto` within 1.05 × of the best of `cc-trivial`, `cc-graph-combining` and,
     where it was measured, `cc-graph-routing`."""
     candidates = ("cc-trivial", "cc-graph-combining")
     ratios = []
@@ -459,7 +461,7 @@ def auto_on_graphs(by, library, transport):
 
 
 def targets(rows):
-    """The issue's targets, checked on 27 ranks, Open MPI over TCP, 3-D Moore radius 1; then the same
+    """The performance targets, checked on 27 ranks, Open MPI over TCP, 3-D Moore radius 1; then the same
     checks on the other transports, for comparison."""
     header = ["| target | measured | met? |", "|---|---|---|"]
     lines, sizes = target_lines([r for r in rows if is_target_config(r)])
@@ -477,7 +479,7 @@ def targets(rows):
                 + "\n".join(header + other_lines) + "\n")
     graphs = graph_targets(rows)
     if graphs:
-        out += ("\nDistributed graphs (issues 10 and 12): the trivial schedule against MPI's own, and `auto` against "
+        out += ("\nDistributed graphs: the trivial schedule against MPI's own, and `auto` against "
                 "the best of trivial, graph-combining and (where measured) graph-routing, at every size measured.\n\n" + graphs)
     return out
 
@@ -564,7 +566,7 @@ def write_results_page(args, rows, figures, tables, setup, target):
     if skipped:
         out += ["Steps that did not run (the program lacked an option, or the step failed):", ""]
         out += [f"* {line}" for line in skipped] + [""]
-    out += ["## Targets (issue 4)", "", target, ""]
+    out += ["## Targets", "", target, ""]
     if os.path.exists(os.path.join(page_dir, "performance.md")):
         out += ["Why targets are missed on this machine, and what would close them: "
                 "[performance.md](performance.md).", ""]

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs the papers' benchmark grid (000 section 4, 002 sections 4 and 6) as far as this machine
-# allows, for three transports (Open MPI shared memory, Open MPI over TCP loopback, MPICH), and
+# Runs the papers' benchmark grid (section 4 of Träff and Hunold, Cartesian Collective Communication;
+# sections 4 and 6 of Träff et al., Message-Combining Algorithms for Isomorphic, Sparse Collective
+# Communication) as far as this machine allows, for three transports (Open MPI shared memory, Open MPI over TCP loopback, MPICH), and
 # writes results.csv, setup.csv, the figures and tables (bench/plot.py) under bench/results/<date>;
-# docs/results.md only with --docs.
+# docs/results.md only with --docs. The size rules 000 and 002 are those two papers' (cartcoll-bench
+# --help).
 #
 #   bash scripts/bench-suite.sh [--quick | --full] [--procs N] [--out DIR] [--reps N] [--step-timeout S]
 #                               [--transports LIST] [--budget S] [--docs]
@@ -17,7 +19,7 @@
 #   --out DIR results directory (default bench/results/<date>)
 #   --transports LIST  comma-separated subset of openmpi-tcp,openmpi-shm,mpich (default: all three;
 #             --quick: the two Open MPI ones)
-#   --budget S  start no step after S seconds; the steps left are listed as not run (the issue's
+#   --budget S  start no step after S seconds; the steps left are listed as not run (the
 #             target experiments come first in each transport, so they are never the ones cut)
 #   --docs    also rewrite docs/results.md from this run (otherwise docs/ is left alone)
 #   --step-timeout S  stop a step after S seconds (default 900); a set-up step (--setup) after at most
@@ -136,12 +138,12 @@ for transport in "${transports[@]}"; do
       add "$transport" "$op box-3-3--1" 3 27 "--op $op --box 3 3 -1 --sizes 1,10,100 --impl $impls_quick"
     done
     add "$transport" "setup moore-3-1" 3 26 "--setup --moore 3 1"
-    # Issue 10: the trivial schedule on a random graph (6 destinations per process) against MPI's.
+    # The trivial schedule and auto on a random graph (6 destinations per process) against MPI's.
     p=$(procs_for 3)
     add "$transport" "alltoall graph deg-$p-6" 3 6 "--op alltoall --random-degree $p 6 1 --sizes 1,100,10000 --impl $impls_graph,cc-auto"
     continue
   fi
-  # Issue 10: distributed graphs, the trivial schedule against MPI_Neighbor_* at every size.
+  # Distributed graphs: the trivial schedule against MPI_Neighbor_* at every size.
   p=$(procs_for 3)
   for op in alltoall allgather alltoallv; do
     add "$transport" "$op graph deg-$p-6" 3 6 \
@@ -149,27 +151,27 @@ for transport in "${transports[@]}"; do
   done
   add "$transport" "alltoall graph er-$p-0.3" 3 8 \
     "--op alltoall --erdos-renyi $p 0.3 2 --sizes 1,16,128,1024,16384 --impl $impls_graph"
-  # Issue 12: graph-combining and graph-routing on dense random graphs; auto against the best of them and trivial.
+  # graph-combining and graph-routing on dense random graphs; auto against the best of them and trivial.
   for op in alltoall allgather; do
     for density in 0.2 0.5; do
       add "$transport" "$op graph er-$p-$density combining" 3 $((p / 2)) \
         "--op $op --erdos-renyi $p $density 1 --sizes 1,100,10000,100000 --reps 30 --impl $impls_graph_combining"
     done
   done
-  # The issue's targets first (27 ranks, Moore 3 1): cart-auto against the better of trivial and
+  # The performance targets first (27 ranks, Moore 3 1): cart-auto against the better of trivial and
   # combining from 1 to 10^5 ints, and the 1-int ratios to mpi-neighbor and ideal.
   for op in alltoall allgather; do
     add "$transport" "$op moore-3-1 1..10^5" 3 26 \
       "--op $op --moore 3 1 --sizes 1,10,100,1000,10000,100000 --reps 30 --impl $impls_target"
   done
-  # Issue 14: node-aware combining, nodes emulated as blocks of 9 consecutive ranks (the planes of the
+  # Node-aware combining, nodes emulated as blocks of 9 consecutive ranks (the planes of the
   # 3 x 3 x 3 grid). On one machine every message costs alike, so this shows what the three hops
   # cost, not what pooling saves between real nodes.
   for op in alltoall allgather; do
     add "$transport" "$op moore-3-1 nodes" 3 26 \
       "--op $op --moore 3 1 --node-size 9 --sizes 1,100,10000 --reps 30 --impl $impls_core,cart-node-combining"
   done
-  # 000 section 4: box neighborhoods d = 2..5, n = 3..5, f = -1; m = 1, 10, 100 ints.
+  # Träff and Hunold, section 4: box neighborhoods d = 2..5, n = 3..5, f = -1; m = 1, 10, 100 ints.
   for d in 2 3 4 5; do
     for n in 3 4 5; do
       t=$(pow "$n" "$d")
@@ -177,14 +179,14 @@ for transport in "${transports[@]}"; do
       for op in alltoall allgather; do
         add "$transport" "$op box-$d-$n--1" "$d" "$t" "--op $op --box $d $n -1 --sizes 1,10,100 --impl $impls_full"
       done
-      # Under 000's rule a process sends (m + n - 1)^d elements per call: m = 100 is 10^8 ints at d = 4.
+      # Under their size rule (000) a process sends (m + n - 1)^d elements per call: m = 100 is 10^8 ints at d = 4.
       sizes_000=1,10,100
       ((d >= 4)) && sizes_000=1,10
       add "$transport" "alltoallv box-$d-$n--1 (000)" "$d" "$t" \
         "--op alltoallv --box $d $n -1 --size-rule 000 --sizes $sizes_000 --impl $impls_full"
     done
   done
-  # 002 sections 4 and 6: Moore d = 2..5, r = 1..3, blocks of 4 B .. 2 KiB.
+  # Träff et al., sections 4 and 6: Moore d = 2..5, r = 1..3, blocks of 4 B .. 2 KiB.
   for d in 2 3 4 5; do
     for r in 1 2 3; do
       t=$(($(pow $((2 * r + 1)) "$d") - 1))
@@ -194,7 +196,7 @@ for transport in "${transports[@]}"; do
       done
     done
   done
-  # Asymmetric neighborhoods of 002: positive octants and shales.
+  # Their asymmetric neighborhoods: positive octants and shales.
   for spec in "octant 3 2:26" "octant 4 2:80" "shales 2 3 7:80" "shales 3 1 3:244" "shales 3 3 7:1396"; do
     t=${spec#*:}
     spec=${spec%:*}
@@ -208,12 +210,12 @@ for transport in "${transports[@]}"; do
   # The MPI Cartesian neighborhood (the 2d unit vectors in MPI's order), where mpi-cart-neighbor applies.
   add "$transport" "alltoall axes-3" 3 6 \
     "--op alltoall --axes 3 --sizes 1,16,128,512 --impl $impls_full,mpi-cart-neighbor"
-  # 002 Figure 3: alltoallw with block i of m^(d - |C_i|) elements.
+  # Their Figure 3 (size rule 002): alltoallw with block i of m^(d - |C_i|) elements.
   add "$transport" "alltoallw moore-3-1 (002)" 3 26 \
     "--op alltoallw --moore 3 1 --size-rule 002 --sizes 1,4,16,64 --impl $impls_full"
   add "$transport" "alltoallw moore-4-1 (002)" 4 80 \
     "--op alltoallw --moore 4 1 --size-rule 002 --sizes 1,4,16 --impl $impls_full"
-  # 002 Table 2: set-up times.
+  # Their Table 2: set-up times.
   for d in 2 3 4 5; do
     for r in 1 2 3; do
       t=$(($(pow $((2 * r + 1)) "$d") - 1))
