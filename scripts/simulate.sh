@@ -69,7 +69,7 @@ add() {  # add PROCS NAME ARGS [graph]
   steps+=("$1|$2|$3|${4:-cart}")
 }
 for p in "${procs_counts[@]}"; do
-  # 003's random graphs: Erdős–Rényi with the issue's density 0.05 (mean degree 0.05 p), and, where
+  # Mirsadeghi et al.'s random graphs: Erdős–Rényi with density 0.05 (mean degree 0.05 p), and, where
   # the simulator is fast enough, 0.4 (mean degree 51 at 128 processes, the degree of 0.05 at 1024).
   add "$p" "allgather er-0.05" "--op allgather --erdos-renyi $p 0.05 1 --sizes 1,100" graph
   if ((p <= 128)); then

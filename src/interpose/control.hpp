@@ -2,7 +2,7 @@
 // libcartcoll_mpi's switches, read from the environment once, at the first call that asks:
 // CARTCOLL_DISABLE=1 sends every call straight to MPI (PMPI_*), CARTCOLL_REPORT=1 prints what the
 // layer did at MPI_Finalize (report.hpp). CARTCOLL_ALGORITHM and the library's other variables are
-// the library's own (README, "Environment variables").
+// the library's own (docs/configuration.md).
 #include <mpi.h>
 
 #include <span>

@@ -1,4 +1,4 @@
-// Node-aware message combining on Cartesian neighborhoods (issue 14; the approach of locality-aware
+// Node-aware message combining on Cartesian neighborhoods (the approach of locality-aware
 // aggregation): the processes of a node (ranks r with equal r / node_size) pool what they send to
 // another node, so that two nodes exchange one message per direction. A block from node A to node
 // B, where A sends B at least two blocks, travels in three hops:

@@ -145,7 +145,7 @@ struct Stencil {
 };
 
 // Every (d, periodicity, stencil) once, two per parent, each parent with one Moore neighborhood
-// (issue 13's: 3-D Moore over MPI_Cart_create).
+// (as stencil codes make it: 3-D Moore over MPI_Cart_create).
 const Stencil stencils_of[4][2] = {{{2, true, true}, {3, false, false}},
                                    {{3, false, true}, {2, true, false}},
                                    {{3, true, true}, {2, false, false}},

@@ -252,7 +252,7 @@ TEST(Report, KnownCalls) {
   MPI_Comm_free(&copy);
 }
 
-// Issue 13's case: a 3-D Moore neighborhood (26 neighbors) listed by hand from an MPI_Cart_create
+// The stencil codes' case: a 3-D Moore neighborhood (26 neighbors) listed by hand from an MPI_Cart_create
 // communicator's coordinates, made by MPI_Dist_graph_create_adjacent. The layer detects the stencil
 // at creation (the report says neighborhood=cartesian); results as the graph reference model says.
 // After KnownCalls, whose communicators the report numbers 1 and 2.
