@@ -16,18 +16,17 @@ namespace {
 
 // The usage text, with the neighborhood and graph options of src/util.
 std::string usage_text() {
-  char text[8192];
-  std::snprintf(text, sizeof text,
+  return std::string(
         "usage: cartcoll-bench [--op OP] (NEIGHBORHOOD | GRAPH) [--sizes 1,10,100] [--type int|double|char]\n"
         "                      [--size-rule uniform|000|002] [--impl IMPL,...] [--reps N] [--warmup N] [--batch N]\n"
         "                      [--csv FILE] [--transport LABEL] [--pinning LABEL] [--node-size N]\n"
         "       cartcoll-bench --setup (--moore D R | --setup-grid) [--reps N] [--csv FILE]\n"
         "       cartcoll-bench --help | --version\n"
         "OP: alltoall alltoallv alltoallw allgather allgatherv allgatherw\n"
-        "NEIGHBORHOOD (periodic grid from MPI_Dims_create; default --moore 3 1):\n"
-        "%s"
-        "GRAPH (P must be the number of processes; every process draws the same graph):\n"
-        "%s"
+        "NEIGHBORHOOD (periodic grid from MPI_Dims_create; default --moore 3 1):\n") +
+        cartcoll::cli::neighborhood_usage() +
+        "GRAPH (P must be the number of processes; every process draws the same graph):\n" +
+        cartcoll::graphs::usage() +
         "--sizes: elements per block (the rule's m); --size-rule 000: block i has m^(d-z_i) elements,\n"
         "  z_i = non-zero coordinates of offset i (the rule of Träff and Hunold, Cartesian Collective\n"
         "  Communication); 002: m^(d-||C_i||_1), at least 1 (the rule of Träff et al., Message-Combining\n"
@@ -57,9 +56,7 @@ std::string usage_text() {
         "CSV columns: impl,op,neighborhood,d,t,processes,block_elements,element_bytes,size_rule,median_s,\n"
         "  min_s,max_s,ratio_to_mpi_neighbor,messages_per_call,bytes_per_call,mpi_library,mpi_version,\n"
         "  transport,pinning,reps_kept,reps_total (appended; header only when the file is created)\n"
-        "--setup CSV columns: kind,neighborhood,d,r,t,processes,seconds\n",
-        cartcoll::cli::neighborhood_usage(), cartcoll::graphs::usage());
-  return text;
+        "--setup CSV columns: kind,neighborhood,d,r,t,processes,seconds\n";
 }
 
 // A bad command line, found while parsing: unwinds to parse_options.
