@@ -79,8 +79,10 @@ def render(table, columns, processes):
         text = cells[0].ljust(widths[0]) + "  " + cells[1].rjust(widths[1])
         return text + "".join("  " + cell.rjust(width) for cell, width in zip(cells[2:], widths[2:]))
 
-    out = ["Speed-up of cartcoll over MPI_Neighbor_* (MPI's median time / cartcoll's; above 1x cartcoll is faster),",
-           "%s processes, cartcoll's default algorithm (auto):" % " and ".join(processes), "",
+    out = ["Speed-up of cartcoll over MPI_Neighbor_*: MPI's median time / cartcoll's, with cartcoll's default",
+           "algorithm (auto), %s processes. Above 1x cartcoll is faster; 2.00x means it takes half MPI's time" % (
+               " and ".join(processes)),
+           "(0.50x as a time ratio).", "",
            line(header_top), line(header_bottom)]
     previous = None
     for row in body:
