@@ -74,8 +74,9 @@ std::string bad_value(const std::string& option, const std::string& value, const
 struct Parser {
   std::vector<std::string> args;
   std::size_t i = 0;
+  // No value starts with "--": `--csv --reps 5` is a missing file name, not a file named "--reps".
   std::string word() {
-    if (i + 1 >= args.size()) usage(args[i] + " needs a value");
+    if (i + 1 >= args.size() || args[i + 1].starts_with("--")) usage(args[i] + " needs a value");
     return args[++i];
   }
   int number() {
