@@ -59,12 +59,12 @@ std::string usage_text() {
         "--setup CSV columns: kind,neighborhood,d,r,t,processes,seconds\n";
 }
 
-// A bad command line, found while parsing: unwinds to parse_options.
+// A bad command line, found while parsing: reject() unwinds to parse_options with the problem.
 struct BadArgument {
   std::string problem;
 };
 
-[[noreturn]] void usage(const std::string& problem) { throw BadArgument{problem}; }
+[[noreturn]] void reject(const std::string& problem) { throw BadArgument{problem}; }
 
 std::string bad_value(const std::string& option, const std::string& value, const std::string& expected) {
   return "bad value '" + value + "' for " + option + " (" + expected + ")";
@@ -76,13 +76,13 @@ struct Parser {
   std::size_t i = 0;
   // No value starts with "--": `--csv --reps 5` is a missing file name, not a file named "--reps".
   std::string word() {
-    if (i + 1 >= args.size() || args[i + 1].starts_with("--")) usage(args[i] + " needs a value");
+    if (i + 1 >= args.size() || args[i + 1].starts_with("--")) reject(args[i] + " needs a value");
     return args[++i];
   }
   int number() {
     const std::string option = args[i], text = word();
     const auto value = cartcoll::cli::parse_int(text);
-    if (!value) usage(bad_value(option, text, "an integer"));
+    if (!value) reject(bad_value(option, text, "an integer"));
     return *value;
   }
 };
@@ -92,14 +92,14 @@ bool parse_neighborhood(Parser& p, Options& o) {
   cartcoll::cli::Neighborhood neighborhood;
   std::string error;
   if (cartcoll::graphs::EdgeList graph; cartcoll::graphs::parse_graph(p.args, p.i, graph, error)) {
-    if (!error.empty()) usage(error);
+    if (!error.empty()) reject(error);
     o.neighborhood = graph.label;
     o.d = 0;
     o.graph = std::move(graph);
     return true;
   }
   if (!cartcoll::cli::parse_neighborhood(p.args, p.i, neighborhood, error)) return false;
-  if (!error.empty()) usage(error);
+  if (!error.empty()) reject(error);
   o.graph.reset();
   o.d = neighborhood.d;
   o.offsets = std::move(neighborhood.flat);
@@ -113,21 +113,21 @@ void set_type(Options& o, const std::string& name) {
   if (name == "int") o.type = MPI_INT;
   else if (name == "double") o.type = MPI_DOUBLE;
   else if (name == "char") o.type = MPI_CHAR;
-  else usage(bad_value("--type", name, "int, double or char"));
+  else reject(bad_value("--type", name, "int, double or char"));
 }
 
 SizeRule parse_rule(const std::string& name) {
   if (name == "uniform") return SizeRule::uniform;
   if (name == "000") return SizeRule::rule000;
   if (name == "002") return SizeRule::rule002;
-  usage(bad_value("--size-rule", name, "uniform, 000 or 002"));
+  reject(bad_value("--size-rule", name, "uniform, 000 or 002"));
 }
 
 std::vector<int> parse_sizes(const std::string& text) {
   std::vector<int> sizes;
   for (const auto part : cartcoll::cli::split(text, ',')) {
     const auto size = cartcoll::cli::parse_int(part);
-    if (!size || *size < 0) usage(bad_value("--sizes", text, "non-negative integers separated by commas"));
+    if (!size || *size < 0) reject(bad_value("--sizes", text, "non-negative integers separated by commas"));
     sizes.push_back(*size);
   }
   return sizes;
@@ -149,7 +149,7 @@ void check_impls(const std::vector<std::string>& impls, const std::vector<std::s
   for (const auto& impl : impls) {
     bool known = false;
     for (const auto& name : known_names) known = known || name == impl;
-    if (!known) usage("unknown implementation '" + impl + "' (--help lists them)");
+    if (!known) reject("unknown implementation '" + impl + "' (--help lists them)");
   }
 }
 
@@ -216,11 +216,11 @@ Options parse_arguments(const std::vector<std::string>& args, bool& help, bool& 
     else if (arg == "--node-size") o.node_size = p.number();
     else if (arg == "--setup") o.setup = true;
     else if (arg == "--setup-grid") o.setup = o.setup_grid = true;
-    else usage(cartcoll::cli::unknown_argument(arg));
+    else reject(cartcoll::cli::unknown_argument(arg));
   }
-  if (!known_op(o.op)) usage(bad_value("--op", o.op, "alltoall, alltoallv, alltoallw, allgather, allgatherv or allgatherw"));
-  if (o.reps < 1 || o.warmup < 0 || o.batch < 1) usage("--reps and --batch must be positive, --warmup not negative");
-  if (o.node_size < 0) usage(bad_value("--node-size", std::to_string(o.node_size), "a positive size"));
+  if (!known_op(o.op)) reject(bad_value("--op", o.op, "alltoall, alltoallv, alltoallw, allgather, allgatherv or allgatherw"));
+  if (o.reps < 1 || o.warmup < 0 || o.batch < 1) reject("--reps and --batch must be positive, --warmup not negative");
+  if (o.node_size < 0) reject(bad_value("--node-size", std::to_string(o.node_size), "a positive size"));
   if (o.node_size > 0) o.neighborhood += "-nodes" + std::to_string(o.node_size);
   const auto& known_names = o.graph ? graph_implementations() : cartesian_implementations();
   if (!impls_given) o.impls = known_names;
@@ -229,8 +229,8 @@ Options parse_arguments(const std::vector<std::string>& args, bool& help, bool& 
     return impl.starts_with("cc-node-combining");
   });
   if (o.graph && (o.op == "allgatherw" || o.setup))
-    usage("a GRAPH takes --op alltoall(v,w) or allgather(v), and no --setup");
-  if (!o.graph && o.offsets.empty()) usage("empty neighborhood");
+    reject("a GRAPH takes --op alltoall(v,w) or allgather(v), and no --setup");
+  if (!o.graph && o.offsets.empty()) reject("empty neighborhood");
   check_impls(o.impls, known_names);
   return o;
 }
