@@ -11,6 +11,7 @@
 #include "options.hpp"
 #include "report.hpp"
 #include "setup_times.hpp"
+#include "util/cli.hpp"
 #include "workload.hpp"
 
 namespace {
@@ -116,10 +117,29 @@ void run_collectives(const Options& options) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  namespace cli = cartcoll::cli;
+  constexpr const char* tool = "cartcoll-bench";
+  // Read before MPI_Init: --help, --version and a bad argument need no MPI run, and are printed once.
+  const Parsed parsed = parse_options(std::vector<std::string>(argv + 1, argv + argc));
+  if (!parsed.error.empty() || parsed.help || parsed.version) {
+    if (cli::first_launched_process()) {
+      if (!parsed.error.empty()) std::fprintf(stderr, "%s\n", cli::bad_argument_line(tool, parsed.error).c_str());
+      else if (parsed.help) std::fputs(usage().c_str(), stdout);
+      else std::printf("%s\n", cli::version_line(tool).c_str());
+    }
+    return parsed.error.empty() ? 0 : 2;
+  }
   MPI_Init(&argc, &argv);
-  const Options options = parse_options(argc, argv);
-  if (options.setup) run_setup_times(options);
-  else run_collectives(options);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  // Every process finds the same mismatch, so all return without waiting for one another.
+  if (const std::string mismatch = check_against_world(parsed.options); !mismatch.empty()) {
+    if (rank == 0) std::fprintf(stderr, "%s\n", cli::bad_argument_line(tool, mismatch).c_str());
+    MPI_Finalize();
+    return 2;
+  }
+  if (parsed.options.setup) run_setup_times(parsed.options);
+  else run_collectives(parsed.options);
   MPI_Finalize();
   return 0;
 }

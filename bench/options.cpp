@@ -14,24 +14,24 @@
 namespace bench {
 namespace {
 
-[[noreturn]] void usage(const char* problem) {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  if (rank == 0) {
-    if (problem) std::fprintf(stderr, "cartcoll-bench: %s\n", problem);
-    std::fprintf(stderr,
+// The usage text, with the neighborhood and graph options of src/util.
+std::string usage_text() {
+  return std::string(
         "usage: cartcoll-bench [--op OP] (NEIGHBORHOOD | GRAPH) [--sizes 1,10,100] [--type int|double|char]\n"
         "                      [--size-rule uniform|000|002] [--impl IMPL,...] [--reps N] [--warmup N] [--batch N]\n"
         "                      [--csv FILE] [--transport LABEL] [--pinning LABEL] [--node-size N]\n"
         "       cartcoll-bench --setup (--moore D R | --setup-grid) [--reps N] [--csv FILE]\n"
+        "       cartcoll-bench --help | --version\n"
         "OP: alltoall alltoallv alltoallw allgather allgatherv allgatherw\n"
-        "NEIGHBORHOOD (periodic grid from MPI_Dims_create; default --moore 3 1):\n"
-        "%s"
-        "GRAPH (P must be the number of processes; every process draws the same graph):\n"
-        "%s"
+        "NEIGHBORHOOD (periodic grid from MPI_Dims_create; default --moore 3 1):\n") +
+        cartcoll::cli::neighborhood_usage() +
+        "GRAPH (P must be the number of processes; every process draws the same graph):\n" +
+        cartcoll::graphs::usage() +
         "--sizes: elements per block (the rule's m); --size-rule 000: block i has m^(d-z_i) elements,\n"
-        "  z_i = non-zero coordinates of offset i; 002: m^(d-||C_i||_1), at least 1 (alltoallv/w only;\n"
-        "  allgather variants always use m per block). alltoallw/allgatherw use one contiguous type per block.\n"
+        "  z_i = non-zero coordinates of offset i (the rule of Träff and Hunold, Cartesian Collective\n"
+        "  Communication); 002: m^(d-||C_i||_1), at least 1 (the rule of Träff et al., Message-Combining\n"
+        "  Algorithms for Isomorphic, Sparse Collective Communication) (alltoallv/w only; allgather\n"
+        "  variants always use m per block). alltoallw/allgatherw use one contiguous type per block.\n"
         "--node-size N: the library communicators' nodes are blocks of N consecutive ranks (cartcoll_node_size;\n"
         "  for cart-node-combining, cart-auto and cc-node-combining; the neighborhood's label gets -nodesN)\n"
         "IMPL: cart-trivial cart-combining cart-torus cart-node-combining cart-auto (each also -persistent),\n"
@@ -56,25 +56,33 @@ namespace {
         "CSV columns: impl,op,neighborhood,d,t,processes,block_elements,element_bytes,size_rule,median_s,\n"
         "  min_s,max_s,ratio_to_mpi_neighbor,messages_per_call,bytes_per_call,mpi_library,mpi_version,\n"
         "  transport,pinning,reps_kept,reps_total (appended; header only when the file is created)\n"
-        "--setup CSV columns: kind,neighborhood,d,r,t,processes,seconds\n",
-        cartcoll::cli::neighborhood_usage(), cartcoll::graphs::usage());
-  }
-  if (!problem) {
-    MPI_Finalize();
-    std::exit(0);
-  }
-  MPI_Abort(MPI_COMM_WORLD, 2);
-  std::exit(2);
+        "--setup CSV columns: kind,neighborhood,d,r,t,processes,seconds\n";
+}
+
+// A bad command line, found while parsing: reject() unwinds to parse_options with the problem.
+struct BadArgument {
+  std::string problem;
+};
+
+[[noreturn]] void reject(const std::string& problem) { throw BadArgument{problem}; }
+
+std::string bad_value(const std::string& option, const std::string& value, const std::string& expected) {
+  return "bad value '" + value + "' for " + option + " (" + expected + ")";
 }
 
 // The arguments as strings, and a cursor over them.
 struct Parser {
   std::vector<std::string> args;
   std::size_t i = 0;
-  std::string word() { return i + 1 < args.size() ? args[++i] : (usage("missing value"), std::string()); }
+  // No value starts with "--": `--csv --reps 5` is a missing file name, not a file named "--reps".
+  std::string word() {
+    if (i + 1 >= args.size() || args[i + 1].starts_with("--")) reject(args[i] + " needs a value");
+    return args[++i];
+  }
   int number() {
-    const auto value = cartcoll::cli::parse_int(word());
-    if (!value) usage(("not an integer after " + args[i - 1]).c_str());
+    const std::string option = args[i], text = word();
+    const auto value = cartcoll::cli::parse_int(text);
+    if (!value) reject(bad_value(option, text, "an integer"));
     return *value;
   }
 };
@@ -84,14 +92,14 @@ bool parse_neighborhood(Parser& p, Options& o) {
   cartcoll::cli::Neighborhood neighborhood;
   std::string error;
   if (cartcoll::graphs::EdgeList graph; cartcoll::graphs::parse_graph(p.args, p.i, graph, error)) {
-    if (!error.empty()) usage(error.c_str());
+    if (!error.empty()) reject(error);
     o.neighborhood = graph.label;
     o.d = 0;
     o.graph = std::move(graph);
     return true;
   }
   if (!cartcoll::cli::parse_neighborhood(p.args, p.i, neighborhood, error)) return false;
-  if (!error.empty()) usage(error.c_str());
+  if (!error.empty()) reject(error);
   o.graph.reset();
   o.d = neighborhood.d;
   o.offsets = std::move(neighborhood.flat);
@@ -105,21 +113,21 @@ void set_type(Options& o, const std::string& name) {
   if (name == "int") o.type = MPI_INT;
   else if (name == "double") o.type = MPI_DOUBLE;
   else if (name == "char") o.type = MPI_CHAR;
-  else usage("unknown --type");
+  else reject(bad_value("--type", name, "int, double or char"));
 }
 
 SizeRule parse_rule(const std::string& name) {
   if (name == "uniform") return SizeRule::uniform;
   if (name == "000") return SizeRule::rule000;
   if (name == "002") return SizeRule::rule002;
-  usage("unknown --size-rule");
+  reject(bad_value("--size-rule", name, "uniform, 000 or 002"));
 }
 
 std::vector<int> parse_sizes(const std::string& text) {
   std::vector<int> sizes;
   for (const auto part : cartcoll::cli::split(text, ',')) {
     const auto size = cartcoll::cli::parse_int(part);
-    if (!size || *size < 0) usage("--sizes takes non-negative integers");
+    if (!size || *size < 0) reject(bad_value("--sizes", text, "non-negative integers separated by commas"));
     sizes.push_back(*size);
   }
   return sizes;
@@ -141,7 +149,7 @@ void check_impls(const std::vector<std::string>& impls, const std::vector<std::s
   for (const auto& impl : impls) {
     bool known = false;
     for (const auto& name : known_names) known = known || name == impl;
-    if (!known) usage(("unknown implementation " + impl).c_str());
+    if (!known) reject("unknown implementation '" + impl + "' (--help lists them)");
   }
 }
 
@@ -181,14 +189,18 @@ std::string rule_name(SizeRule rule) {
   }
 }
 
-Options parse_options(int argc, char** argv) {
+namespace {
+
+Options parse_arguments(const std::vector<std::string>& args, bool& help, bool& version) {
   Options o;
   o.offsets = cartcoll::neighborhoods::moore(3, 1);
   o.neighborhood = "moore-3-1";
   bool impls_given = false;
-  Parser p{std::vector<std::string>(argv + 1, argv + argc)};
+  Parser p{args};
   for (; p.i < p.args.size(); ++p.i) {
     const std::string arg = p.args[p.i];
+    if (arg == "--help" || arg == "-h") { help = true; return o; }
+    if (arg == "--version") { version = true; return o; }
     if (parse_neighborhood(p, o)) continue;
     if (arg == "--op") o.op = p.word();
     else if (arg == "--sizes") o.sizes = parse_sizes(p.word());
@@ -204,12 +216,11 @@ Options parse_options(int argc, char** argv) {
     else if (arg == "--node-size") o.node_size = p.number();
     else if (arg == "--setup") o.setup = true;
     else if (arg == "--setup-grid") o.setup = o.setup_grid = true;
-    else if (arg == "--help" || arg == "-h") usage(nullptr);
-    else usage(("unknown option " + arg).c_str());
+    else reject(cartcoll::cli::unknown_argument(arg));
   }
-  if (!known_op(o.op)) usage("unknown --op");
-  if (o.reps < 1 || o.warmup < 0 || o.batch < 1) usage("--reps and --batch must be positive, --warmup not negative");
-  if (o.node_size < 0) usage("--node-size takes a positive size");
+  if (!known_op(o.op)) reject(bad_value("--op", o.op, "alltoall, alltoallv, alltoallw, allgather, allgatherv or allgatherw"));
+  if (o.reps < 1 || o.warmup < 0 || o.batch < 1) reject("--reps and --batch must be positive, --warmup not negative");
+  if (o.node_size < 0) reject(bad_value("--node-size", std::to_string(o.node_size), "a positive size"));
   if (o.node_size > 0) o.neighborhood += "-nodes" + std::to_string(o.node_size);
   const auto& known_names = o.graph ? graph_implementations() : cartesian_implementations();
   if (!impls_given) o.impls = known_names;
@@ -217,16 +228,34 @@ Options parse_options(int argc, char** argv) {
   if (!impls_given && o.graph && o.node_size == 0) std::erase_if(o.impls, [](const std::string& impl) {
     return impl.starts_with("cc-node-combining");
   });
-  if (o.graph) {
-    int processes = 0;
-    MPI_Comm_size(MPI_COMM_WORLD, &processes);
-    if (o.graph->size != processes) usage("the graph's P must be the number of processes");
-    if (o.op == "allgatherw" || o.setup) usage("a GRAPH takes --op alltoall(v,w) or allgather(v), and no --setup");
-  } else if (o.offsets.empty()) {
-    usage("empty neighborhood");
-  }
+  if (o.graph && (o.op == "allgatherw" || o.setup))
+    reject("a GRAPH takes --op alltoall(v,w) or allgather(v), and no --setup");
+  if (!o.graph && o.offsets.empty()) reject("empty neighborhood");
   check_impls(o.impls, known_names);
   return o;
 }
+
+}  // namespace
+
+Parsed parse_options(const std::vector<std::string>& args) {
+  Parsed parsed;
+  try {
+    parsed.options = parse_arguments(args, parsed.help, parsed.version);
+  } catch (const BadArgument& bad) {
+    parsed.error = bad.problem;
+  }
+  return parsed;
+}
+
+std::string check_against_world(const Options& o) {
+  if (!o.graph) return {};
+  int processes = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &processes);
+  if (o.graph->size == processes) return {};
+  return "the graph has " + std::to_string(o.graph->size) + " processes, MPI_COMM_WORLD " + std::to_string(processes) +
+         " (P must be the number of processes)";
+}
+
+std::string usage() { return usage_text(); }
 
 }  // namespace bench

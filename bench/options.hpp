@@ -33,9 +33,17 @@ struct Options {
   int node_size = 0;  // --node-size: cartcoll_node_size on Cartesian communicators (0: not set)
 };
 
-// Parses argv; prints usage and aborts on an error. Default implementations: all of those that apply
-// to the kind of neighborhood.
-Options parse_options(int argc, char** argv);
+// The command line, read before MPI_Init: `error` (one line naming the argument, without the tool's
+// name) set for a bad one. Default implementations: all of those that apply to the kind of neighborhood.
+struct Parsed {
+  Options options;
+  bool help = false, version = false;
+  std::string error;
+};
+Parsed parse_options(const std::vector<std::string>& args);
+// What only MPI can tell (after MPI_Init): empty, or why the options do not fit MPI_COMM_WORLD.
+std::string check_against_world(const Options& options);
+std::string usage();
 
 std::string rule_name(SizeRule rule);
 const std::vector<std::string>& cartesian_implementations();

@@ -1,11 +1,13 @@
 // cartcoll-plan-time: how long plan() takes for one process, MPI-free. Moore neighborhoods d = 2..5,
-// radius 1..3 (002 Table 2's set), every registered planner, alltoall and allgather, on the (2r+1)^d
+// radius 1..3 (the set of Table 2 of Träff et al., Message-Combining Algorithms for Isomorphic, Sparse
+// Collective Communication), every registered planner, alltoall and allgather, on the (2r+1)^d
 // torus, on which no offset wraps.
 // Prints CSV: the median time of one plan() call and that time per t*d, which stays flat where the
-// planner is linear in the neighborhood's size (000 Proposition 3.1: O(td)).
+// planner is linear in the neighborhood's size (Proposition 3.1 of Träff and Hunold, Cartesian
+// Collective Communication: O(td)).
 //
-// Two more allgather rows break the combining allgather down: "tree-000-order" builds 000's prefix
-// tree once (dimensions by increasing distinct coordinates), "best-order-search" is
+// Two more allgather rows break the combining allgather down: "tree-000-order" builds the prefix
+// tree of Träff and Hunold once (dimensions by increasing distinct coordinates), "best-order-search" is
 // best_allgather_order(), which builds the tree for every dimension order (d! of them for d <= 6).
 //
 // Times are this thread's CPU time by default (--clock cpu), so that other load on a small shared
@@ -40,35 +42,58 @@ struct Options {
   bool breakdown = true;
 };
 
-[[noreturn]] void usage_exit() {
-  std::fputs("usage: cartcoll-plan-time [--min-ms MS] [--max-d D] [--max-r R] [--clock cpu|wall] [--no-breakdown]\n"
-             "  times plan() for Moore neighborhoods d = 2..D (5), radius 1..R (3); CSV on stdout\n",
-             stderr);
-  std::exit(2);
+constexpr const char* tool = "cartcoll-plan-time";
+
+constexpr const char* usage =
+    "usage: cartcoll-plan-time [--min-ms MS] [--max-d D] [--max-r R] [--clock cpu|wall] [--no-breakdown]\n"
+    "       cartcoll-plan-time --help | --version\n"
+    "Times plan() for one process, without MPI: Moore neighborhoods d = 2..D (default 5, at most 6),\n"
+    "radius 1..R (default 3, at most 4), every Cartesian planner, alltoall and allgather; CSV on stdout.\n"
+    "  --min-ms MS       measure each case at least MS milliseconds (default 200)\n"
+    "  --clock cpu|wall  this thread's CPU time (default) or the steady clock\n"
+    "  --no-breakdown    without the rows timing the combining allgather's tree and order search\n";
+
+[[noreturn]] void exit_with(int status, const std::string& problem = {}) {
+  if (!problem.empty()) std::fprintf(stderr, "%s\n", cartcoll::cli::bad_argument_line(tool, problem).c_str());
+  std::exit(status);
 }
 
 Options parse(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(usage, stdout);
+      exit_with(0);
+    }
+    if (arg == "--version") {
+      std::printf("%s\n", cartcoll::cli::version_line(tool).c_str());
+      exit_with(0);
+    }
     if (arg == "--no-breakdown") {
       options.breakdown = false;
       continue;
     }
-    if (i + 1 >= argc) usage_exit();
+    if (arg != "--clock" && arg != "--min-ms" && arg != "--max-d" && arg != "--max-r")
+      exit_with(2, cartcoll::cli::unknown_argument(arg));
+    if (i + 1 >= argc) exit_with(2, arg + " needs a value");
     const std::string text = argv[++i];
+    const std::string bad = "bad value '" + text + "' for " + arg;
     if (arg == "--clock") {
-      if (text != "cpu" && text != "wall") usage_exit();
+      if (text != "cpu" && text != "wall") exit_with(2, bad + " (cpu or wall)");
       options.wall = text == "wall";
       continue;
     }
-    const auto parsed = cartcoll::cli::parse_double(text);
-    if (!parsed || *parsed < 0) usage_exit();
-    const double value = *parsed;
-    if (arg == "--min-ms") options.min_ms = value;
-    else if (arg == "--max-d" && value >= 2 && value <= 6) options.max_d = static_cast<int>(value);
-    else if (arg == "--max-r" && value >= 1 && value <= 4) options.max_r = static_cast<int>(value);
-    else usage_exit();
+    if (arg == "--min-ms") {
+      const auto value = cartcoll::cli::parse_double(text);
+      if (!value || *value < 0) exit_with(2, bad + " (milliseconds, not negative)");
+      options.min_ms = *value;
+      continue;
+    }
+    const auto value = cartcoll::cli::parse_int(text);
+    if (arg == "--max-d" && value && *value >= 2 && *value <= 6) options.max_d = *value;
+    else if (arg == "--max-r" && value && *value >= 1 && *value <= 4) options.max_r = *value;
+    else exit_with(2, bad + (arg == "--max-d" ? " (2..6)" : " (1..4)"));
   }
   return options;
 }

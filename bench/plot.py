@@ -10,7 +10,8 @@ Files may be concatenated (repeated header lines are skipped), may come from sev
 MPI libraries, and may lack implementations (missing rows are simply not drawn).
 
 Writes, under --out:
-  * one PNG per (operation, size rule, transport, MPI library), like 000's Figures 3-6: one panel per
+  * one PNG per (operation, size rule, transport, MPI library), like Figures 3-6 of Träff and Hunold,
+    Cartesian Collective Communication: one panel per
     neighborhood, grouped bars per block size, bar height = median time relative to mpi-neighbor,
     the absolute median printed on each bar, a line at 1.0;
   * tables.md: the results as markdown tables, the set-up table with break-even repetitions, and the
@@ -25,6 +26,7 @@ import os
 import re
 import statistics
 import sys
+import textwrap
 from collections import OrderedDict, defaultdict
 
 try:
@@ -242,16 +244,25 @@ def draw_figure(key, rows, out_dir, cap, impls_filter):
         for h, l in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(l, h)
     labels = sorted(handles, key=impl_sort_key)
-    fig.legend([handles[l] for l in labels], labels, loc="lower center", ncol=min(len(labels), 7), fontsize=8,
+    fig_width = panel_width * ncols
+    # The legend and the title are fitted to the figure's width (about 0.075 in a character at 8 pt,
+    # 0.095 at 11 pt), wrapping onto more rows and lines rather than running off the edges.
+    label_width = 0.075 * max(len(l) for l in labels) + 0.55
+    legend_cols = max(1, min(len(labels), int(fig_width // label_width)))
+    legend_rows = math.ceil(len(labels) / legend_cols)
+    fig.legend([handles[l] for l in labels], labels, loc="lower center", ncol=legend_cols, fontsize=8,
                frameon=False)
     rule = "" if size_rule == "uniform" else f" (irregular sizes, rule {size_rule})"
-    fig.suptitle(f"{op}{rule}: median time relative to MPI_Neighbor_{op} — {transport}, {short_library(library)}",
-                 fontsize=11)
-    fig.tight_layout(rect=(0, 0.45 / height, 1, 1 - 0.35 / height))
+    collective = op.replace(" on graphs", "")
+    title = textwrap.fill(f"{op}{rule}: median time relative to MPI_Neighbor_{collective} — {transport}, "
+                          f"{short_library(library)}", width=max(30, int(fig_width / 0.095)), break_on_hyphens=False)
+    title_lines = title.count("\n") + 1
+    fig.suptitle(title, fontsize=11)
+    fig.tight_layout(rect=(0, (0.25 + 0.2 * legend_rows) / height, 1, 1 - (0.15 + 0.2 * title_lines) / height))
     name = f"{slug(op)}{'' if size_rule == 'uniform' else '-' + slug(size_rule)}_{slug(transport)}_" \
            f"{slug(short_library(library))}.png"
     path = os.path.join(out_dir, name)
-    fig.savefig(path, dpi=110)
+    fig.savefig(path, dpi=110, bbox_inches="tight", pad_inches=0.15)  # never cuts what overhangs
     plt.close(fig)
     return path
 
@@ -315,7 +326,8 @@ def setup_table(setups):
         cells[key + (row.get("kind", ""),)].append(seconds)
     value = {k: statistics.median(v) for k, v in cells.items()}
     keys = sorted({k[:6] for k in value}, key=lambda k: (k[0], k[2], k[3], k[5]))
-    out = ["Set-up times like 002's Table 2 (median over the runs recorded; all times in ms except the calls, "
+    out = ["Set-up times like Table 2 of Träff, Carpen-Amarie, Hunold and Rougier, *Message-Combining "
+           "Algorithms for Isomorphic, Sparse Collective Communication* (median over the runs recorded; all times in ms except the calls, "
            "in µs). *Break-even*: the repetitions after which cartcoll's set-up has paid for itself, "
            "(Cart_neighborhood_create + Cart_alltoall_init − MPI_Dist_graph_create_adjacent) / "
            "(MPI call − cartcoll call); *never* where cartcoll's call is not faster.\n",
@@ -430,7 +442,7 @@ def graph_targets(rows):
 
 
 def auto_on_graphs(by, library, transport):
-    """The graph `auto` target: `cc-auto` within 1.05 × of the best of `cc-trivial`, `cc-graph-combining` and,
+    """The target of `auto` on graphs: `cc-auto` within 1.05 × of the best of `cc-trivial`, `cc-graph-combining` and,
     where it was measured, `cc-graph-routing`."""
     candidates = ("cc-trivial", "cc-graph-combining")
     ratios = []
@@ -449,7 +461,7 @@ def auto_on_graphs(by, library, transport):
 
 
 def targets(rows):
-    """The targets, checked on 27 ranks, Open MPI over TCP, 3-D Moore radius 1; then the same
+    """The performance targets, checked on 27 ranks, Open MPI over TCP, 3-D Moore radius 1; then the same
     checks on the other transports, for comparison."""
     header = ["| target | measured | met? |", "|---|---|---|"]
     lines, sizes = target_lines([r for r in rows if is_target_config(r)])

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Runs the papers' benchmark grid (000 section 4, 002 sections 4 and 6) as far as this machine
-# allows, for three transports (Open MPI shared memory, Open MPI over TCP loopback, MPICH), and
+# Runs the papers' benchmark grid (section 4 of Träff and Hunold, Cartesian Collective Communication;
+# sections 4 and 6 of Träff et al., Message-Combining Algorithms for Isomorphic, Sparse Collective
+# Communication) as far as this machine allows, for three transports (Open MPI shared memory, Open MPI over TCP loopback, MPICH), and
 # writes results.csv, setup.csv, the figures and tables (bench/plot.py) under bench/results/<date>;
-# docs/results.md only with --docs.
+# docs/results.md only with --docs. The size rules 000 and 002 are those two papers' (cartcoll-bench
+# --help).
 #
 #   bash scripts/bench-suite.sh [--quick | --full] [--procs N] [--out DIR] [--reps N] [--step-timeout S]
 #                               [--transports LIST] [--budget S] [--docs]
@@ -21,14 +23,21 @@
 #             target experiments come first in each transport, so they are never the ones cut)
 #   --docs    also rewrite docs/results.md from this run (otherwise docs/ is left alone)
 #   --step-timeout S  stop a step after S seconds (default 900); a set-up step (--setup) after at most
-#             300, because Open MPI 4.1's own MPI_Dist_graph_create can hang there (docs/performance.md)
+#             300
+#   --build-dir DIR  use (and build) the Open MPI configuration in DIR instead of build/bench-openmpi
+#   --no-table  end without the speed-up table (bench/speedup_table.py; scripts/demo.sh prints it last)
 #   --only RE run only the steps whose name matches the extended regular expression RE (e.g. 'graph')
 #   --list    print the steps and exit
 #   --prebuilt DIR  use the programs of a bundle made by scripts/bundle.sh (no package installation,
 #             no build; the machine needs the bundle's MPI run-time: bash DIR/install-runtime.sh)
 # Steps the benchmark program cannot run (an option it lacks, an implementation it does not have, a
 # crash or a timeout) are retried once with the core implementations, then recorded as skipped.
-# See docs/benchmarking.md.
+# A running step prints its elapsed time every 20 s. Open MPI runs with its `basic` topology
+# component: the default `treematch` can hang in MPI_Dist_graph_create (every rank spinning in
+# ompi_comm_nextcid), which the set-up steps time; treematch only reorders ranks, which the benchmark
+# never asks for, so `basic` makes the same communicators.
+# Ends with the speed-up of cartcoll over MPI_Neighbor_* per transport and size, and where the
+# figures are. See docs/benchmarking.md.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 
 mode=default
@@ -42,6 +51,8 @@ write_docs=0
 list_only=0
 only=""
 prebuilt=""
+openmpi_build=$repo/build/bench-openmpi
+print_table=1
 while (($#)); do
   case $1 in
     --quick) mode=quick ;;
@@ -56,8 +67,10 @@ while (($#)); do
     --list) list_only=1 ;;
     --only) only=$2; shift ;;
     --prebuilt) prebuilt=$(cd "$2" && pwd); shift ;;
-    -h|--help) sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
-    *) echo "bench-suite.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
+    --build-dir) openmpi_build=$2; shift ;;
+    --no-table) print_table=0 ;;
+    -h|--help) sed -n '2,/^source/p' "${BASH_SOURCE[0]}" | sed '$d' | sed 's/^# \{0,1\}//'; exit 0 ;;
+    *) echo "bench-suite.sh: unknown option '$1'; see --help" >&2; exit 2 ;;
   esac
   shift
 done
@@ -77,10 +90,11 @@ fi
 
 # ---------------------------------------------------------------------------------------------- launchers
 # launcher <transport> <procs>: sets the array `launcher` to the command that starts <procs> ranks.
+# Open MPI: the `basic` topology component (see the top of this file: treematch's graph creation hangs).
 launcher() {
   case $1 in
-    openmpi-shm) launcher=(mpirun.openmpi -n "$2" --bind-to none --mca pml ob1) ;;
-    openmpi-tcp) launcher=(mpirun.openmpi -n "$2" --bind-to none --mca pml ob1 --mca btl tcp,self) ;;
+    openmpi-shm) launcher=(mpirun.openmpi -n "$2" --bind-to none --mca pml ob1 --mca topo basic) ;;
+    openmpi-tcp) launcher=(mpirun.openmpi -n "$2" --bind-to none --mca pml ob1 --mca topo basic --mca btl tcp,self) ;;
     mpich) launcher=(env "LD_PRELOAD=$ucx_yield" mpiexec.mpich -n "$2" -bind-to none) ;;
   esac
 }
@@ -124,9 +138,9 @@ for transport in "${transports[@]}"; do
       add "$transport" "$op box-3-3--1" 3 27 "--op $op --box 3 3 -1 --sizes 1,10,100 --impl $impls_quick"
     done
     add "$transport" "setup moore-3-1" 3 26 "--setup --moore 3 1"
-    # The trivial schedule on a random graph (6 destinations per process) against MPI's.
+    # The trivial schedule and auto on a random graph (6 destinations per process) against MPI's.
     p=$(procs_for 3)
-    add "$transport" "alltoall graph deg-$p-6" 3 6 "--op alltoall --random-degree $p 6 1 --sizes 1,100,10000 --impl $impls_graph"
+    add "$transport" "alltoall graph deg-$p-6" 3 6 "--op alltoall --random-degree $p 6 1 --sizes 1,100,10000 --impl $impls_graph,cc-auto"
     continue
   fi
   # Distributed graphs: the trivial schedule against MPI_Neighbor_* at every size.
@@ -137,14 +151,14 @@ for transport in "${transports[@]}"; do
   done
   add "$transport" "alltoall graph er-$p-0.3" 3 8 \
     "--op alltoall --erdos-renyi $p 0.3 2 --sizes 1,16,128,1024,16384 --impl $impls_graph"
-  # Graph-combining and graph-routing on dense random graphs; auto against the best of them and trivial.
+  # graph-combining and graph-routing on dense random graphs; auto against the best of them and trivial.
   for op in alltoall allgather; do
     for density in 0.2 0.5; do
       add "$transport" "$op graph er-$p-$density combining" 3 $((p / 2)) \
         "--op $op --erdos-renyi $p $density 1 --sizes 1,100,10000,100000 --reps 30 --impl $impls_graph_combining"
     done
   done
-  # The targets first (27 ranks, Moore 3 1): cart-auto against the better of trivial and
+  # The performance targets first (27 ranks, Moore 3 1): cart-auto against the better of trivial and
   # combining from 1 to 10^5 ints, and the 1-int ratios to mpi-neighbor and ideal.
   for op in alltoall allgather; do
     add "$transport" "$op moore-3-1 1..10^5" 3 26 \
@@ -157,7 +171,7 @@ for transport in "${transports[@]}"; do
     add "$transport" "$op moore-3-1 nodes" 3 26 \
       "--op $op --moore 3 1 --node-size 9 --sizes 1,100,10000 --reps 30 --impl $impls_core,cart-node-combining"
   done
-  # 000 section 4: box neighborhoods d = 2..5, n = 3..5, f = -1; m = 1, 10, 100 ints.
+  # Träff and Hunold, section 4: box neighborhoods d = 2..5, n = 3..5, f = -1; m = 1, 10, 100 ints.
   for d in 2 3 4 5; do
     for n in 3 4 5; do
       t=$(pow "$n" "$d")
@@ -165,14 +179,14 @@ for transport in "${transports[@]}"; do
       for op in alltoall allgather; do
         add "$transport" "$op box-$d-$n--1" "$d" "$t" "--op $op --box $d $n -1 --sizes 1,10,100 --impl $impls_full"
       done
-      # Under 000's rule a process sends (m + n - 1)^d elements per call: m = 100 is 10^8 ints at d = 4.
+      # Under their size rule (000) a process sends (m + n - 1)^d elements per call: m = 100 is 10^8 ints at d = 4.
       sizes_000=1,10,100
       ((d >= 4)) && sizes_000=1,10
       add "$transport" "alltoallv box-$d-$n--1 (000)" "$d" "$t" \
         "--op alltoallv --box $d $n -1 --size-rule 000 --sizes $sizes_000 --impl $impls_full"
     done
   done
-  # 002 sections 4 and 6: Moore d = 2..5, r = 1..3, blocks of 4 B .. 2 KiB.
+  # Träff et al., sections 4 and 6: Moore d = 2..5, r = 1..3, blocks of 4 B .. 2 KiB.
   for d in 2 3 4 5; do
     for r in 1 2 3; do
       t=$(($(pow $((2 * r + 1)) "$d") - 1))
@@ -182,7 +196,7 @@ for transport in "${transports[@]}"; do
       done
     done
   done
-  # Asymmetric neighborhoods of 002: positive octants and shales.
+  # Their asymmetric neighborhoods: positive octants and shales.
   for spec in "octant 3 2:26" "octant 4 2:80" "shales 2 3 7:80" "shales 3 1 3:244" "shales 3 3 7:1396"; do
     t=${spec#*:}
     spec=${spec%:*}
@@ -196,12 +210,12 @@ for transport in "${transports[@]}"; do
   # The MPI Cartesian neighborhood (the 2d unit vectors in MPI's order), where mpi-cart-neighbor applies.
   add "$transport" "alltoall axes-3" 3 6 \
     "--op alltoall --axes 3 --sizes 1,16,128,512 --impl $impls_full,mpi-cart-neighbor"
-  # 002 Figure 3: alltoallw with block i of m^(d - |C_i|) elements.
+  # Their Figure 3 (size rule 002): alltoallw with block i of m^(d - |C_i|) elements.
   add "$transport" "alltoallw moore-3-1 (002)" 3 26 \
     "--op alltoallw --moore 3 1 --size-rule 002 --sizes 1,4,16,64 --impl $impls_full"
   add "$transport" "alltoallw moore-4-1 (002)" 4 80 \
     "--op alltoallw --moore 4 1 --size-rule 002 --sizes 1,4,16 --impl $impls_full"
-  # 002 Table 2: set-up times.
+  # Their Table 2: set-up times.
   for d in 2 3 4 5; do
     for r in 1 2 3; do
       t=$(($(pow $((2 * r + 1)) "$d") - 1))
@@ -236,10 +250,10 @@ build_bench() {  # <dir> <cmake args...>
 }
 build_benches() {  # sets bench_bin and ucx_yield
   install_dependencies
-  echo "== building (Release) under build/bench-*"
+  echo "== building cartcoll-bench (Release) in ${openmpi_build#"$repo"/}$([[ " ${transports[*]} " == *" mpich "* ]] && echo " and build/bench-mpich")"
   : >"$build_log"
-  build_bench "$repo/build/bench-openmpi" || { tail -n 30 "$build_log"; exit 1; }
-  bench_bin[openmpi]=$repo/build/bench-openmpi/bench/cartcoll-bench
+  build_bench "$openmpi_build" || { tail -n 30 "$build_log"; exit 1; }
+  bench_bin[openmpi]=$openmpi_build/bench/cartcoll-bench
   [[ " ${transports[*]} " == *" mpich "* ]] || return 0
   if build_bench "$repo/build/bench-mpich" "${mpich_args[@]}" &&
      cmake --build "$repo/build/bench-mpich" --target cartcoll_ucx_yield >>"$build_log" 2>&1; then
@@ -277,6 +291,16 @@ append_results() {  # <step csv>: results.csv gets the header once
 append_setup() {  # <step csv> <transport>: setup.csv gets a leading transport column
   if [ ! -s "$setup" ]; then sed -n '1s/^/transport,/p' "$1" >"$setup"; fi
   tail -n +2 "$1" | sed "s/^/$2,/" >>"$setup"
+}
+# wait_with_heartbeat <pid>: waits for the step, printing its elapsed time every 20 s; its exit status.
+wait_with_heartbeat() {
+  local pid=$1 waited=0
+  while kill -0 "$pid" 2>/dev/null; do
+    sleep 1
+    waited=$((waited + 1))
+    ((waited % 20 == 0)) && printf '%d s ' "$waited"
+  done
+  wait "$pid"
 }
 index=0
 for step in "${steps[@]}"; do
@@ -316,7 +340,8 @@ for step in "${steps[@]}"; do
     rm -f "$step_csv"
     status=0
     timeout --kill-after=15 "$limit" "${launcher[@]}" "$bin" "${argv[@]}" "${extra[@]}" --csv "$step_csv" \
-      >"$step_log" 2>&1 || status=$?
+      >"$step_log" 2>&1 &
+    wait_with_heartbeat $! || status=$?
     [ "$status" = 0 ] && [ ! -s "$step_csv" ] && status=1   # ran, but wrote nothing
     [ "$status" = 0 ] && break
     [ "$status" = 124 ] || [ "$status" = 137 ] && break      # a timeout: a second try would time out too
@@ -370,6 +395,12 @@ if ((${#inputs[@]} == 0)); then
   echo "no results (every step was skipped)"
   exit 1
 fi
-"$python" "$repo/bench/plot.py" "${inputs[@]}" "${plot_args[@]}"
-echo
-sed -n '/^## Targets/,/^## Results/p' "$out/tables.md" | sed '$d'
+echo "== figures and tables (bench/plot.py)"
+"$python" "$repo/bench/plot.py" "${inputs[@]}" "${plot_args[@]}" >"$out/plot.log" 2>&1 ||
+  { tail -n 20 "$out/plot.log"; echo "plot.py failed (see $out/plot.log)"; }
+if [ "$print_table" = 1 ] && [ -s "$results" ]; then
+  echo
+  python3 "$repo/bench/speedup_table.py" "$results"
+  echo
+  echo "Figures (PNG) and tables: $out"
+fi

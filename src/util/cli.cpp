@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "cartcoll/version.h"
 #include "neighborhoods.hpp"
 
 namespace cartcoll::cli {
@@ -35,13 +36,17 @@ std::string label_of(const std::string& name, std::initializer_list<int> values)
   return text;
 }
 
-// The integer values of an option: args[i+1..i+n].
-std::optional<std::vector<int>> values(std::span<const std::string> args, std::size_t& i, std::size_t n) {
+// The integer values of an option: args[i+1..i+n]; `bad` gets the first value that is no integer.
+std::optional<std::vector<int>> values(std::span<const std::string> args, std::size_t& i, std::size_t n,
+                                       std::string& bad) {
   std::vector<int> parsed;
   for (std::size_t k = 0; k < n; ++k) {
     if (i + 1 >= args.size()) return std::nullopt;
     const auto value = parse_int(args[++i]);
-    if (!value) return std::nullopt;
+    if (!value) {
+      bad = args[i];
+      return std::nullopt;
+    }
     parsed.push_back(*value);
   }
   return parsed;
@@ -111,6 +116,26 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
   return parts;
 }
 
+std::string version_line(std::string_view tool) {
+  return std::string(tool) + " (cartcoll) " CARTCOLL_VERSION;
+}
+
+std::string bad_argument_line(std::string_view tool, std::string_view problem) {
+  return std::string(tool) + ": " + std::string(problem) + "; see --help";
+}
+
+std::string unknown_argument(std::string_view argument) {
+  const bool option = argument.starts_with("-") && argument.size() > 1;
+  return std::string(option ? "unknown option '" : "unexpected argument '") + std::string(argument) + "'";
+}
+
+bool first_launched_process() {
+  // Open MPI, PMIx and MPICH's Hydra (PMI) each set one of these in every process they start.
+  for (const char* variable : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK"})
+    if (const char* rank = std::getenv(variable)) return parse_int(rank).value_or(0) == 0;
+  return true;
+}
+
 std::optional<std::vector<int>> parse_offset_list(std::string_view text, int& d, std::string& error) {
   std::vector<std::string_view> vectors = split(text, ';');
   if (!vectors.empty() && trimmed(vectors.back()).empty()) vectors.pop_back();  // a trailing ';'
@@ -140,13 +165,17 @@ std::optional<std::vector<int>> parse_offset_list(std::string_view text, int& d,
 }
 
 const char* neighborhood_usage() {
-  return "  --box D N F [--no-zero]  every vector with coordinates F..F+N-1 in each of D dimensions (000's\n"
-         "                           test neighborhoods; 000's Table 1 is F = -1 --no-zero)\n"
+  return "  --box D N F [--no-zero]  every vector with coordinates F..F+N-1 in each of D dimensions (the test\n"
+         "                           neighborhoods of Träff and Hunold, Cartesian Collective Communication;\n"
+         "                           their Table 1 is F = -1 --no-zero)\n"
          "  --moore D R              Chebyshev ball of radius R, without the zero vector\n"
          "  --von-neumann D R        Manhattan ball of radius R, without the zero vector\n"
          "  --axes D                 the 2D unit vectors in MPI's Cartesian order -e0,+e0,-e1,+e1,...\n"
-         "  --octant D R             coordinates 0..R, without the zero vector (002's positive octant)\n"
-         "  --shales D R1 R2         Moore shells at Chebyshev distance exactly R1 and R2 (002 Figure 4b)\n"
+         "  --octant D R             coordinates 0..R, without the zero vector (the positive octant of Träff\n"
+         "                           et al., Message-Combining Algorithms for Isomorphic, Sparse Collective\n"
+         "                           Communication)\n"
+         "  --shales D R1 R2         Moore shells at Chebyshev distance exactly R1 and R2 (the same paper's\n"
+         "                           Figure 4b)\n"
          "  --offsets \"x,y;x,y;...\"  any list: vectors separated by ';', coordinates by ','\n"
          "  --offsets-file FILE      one offset per line, integers separated by blanks or commas\n";
 }
@@ -154,8 +183,10 @@ const char* neighborhood_usage() {
 bool parse_neighborhood(std::span<const std::string> args, std::size_t& i, Neighborhood& out, std::string& error) {
   const std::string arg = args[i];
   auto need = [&](std::size_t n) {
-    auto parsed = values(args, i, n);
+    std::string bad;
+    auto parsed = values(args, i, n, bad);
     if (!parsed) error = arg + " needs " + std::to_string(n) + " integer" + (n > 1 ? "s" : "");
+    if (!parsed && !bad.empty()) error += "; '" + bad + "' is not one";
     return parsed;
   };
   Neighborhood made;

@@ -1,6 +1,7 @@
 #pragma once
-// Command-line parsing shared by cartcoll-plan, cartcoll-plan-time and cartcoll-bench (MPI-free):
-// numbers that must be numbers, lists, and the neighborhood options every tool accepts.
+// Command-line parsing shared by the tools (MPI-free): numbers that must be numbers, lists, the
+// neighborhood options every tool accepts, and what every tool says the same way (--help,
+// --version, a bad argument).
 #include <optional>
 #include <span>
 #include <string>
@@ -14,6 +15,17 @@ std::optional<int> parse_int(std::string_view text);
 // A finite number in strtod's syntax; nullopt for anything else.
 std::optional<double> parse_double(std::string_view text);
 std::vector<std::string_view> split(std::string_view text, char separator);
+
+// "cartcoll-plan (cartcoll) 0.2.0": what --version prints, the version being CMake's project version.
+std::string version_line(std::string_view tool);
+// The one line a tool prints for a bad command line: "cartcoll-plan: unknown option '--foo'; see --help".
+std::string bad_argument_line(std::string_view tool, std::string_view problem);
+// The problem for an argument no option takes: "unknown option '--foo'", or "unexpected argument 'foo'"
+// for one that is no option.
+std::string unknown_argument(std::string_view argument);
+// Whether this process should print what every process would print alike (usage, a bad argument)
+// before MPI_Init: true unless a launcher's environment says its rank is not 0.
+bool first_launched_process();
 
 // Generated neighborhoods are enumerated in full: at most this many vectors, and this many dimensions.
 inline constexpr long long max_enumerated = 1LL << 22;

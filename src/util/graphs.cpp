@@ -234,7 +234,7 @@ const char* usage() {
          "  --random-degree P K SEED  every process sends to K distinct others, drawn uniformly\n"
          "  --overlap-graph P K OVERLAP SEED  K distinct out-neighbors each; each group of 8 consecutive\n"
          "                           processes shares round(OVERLAP x K) of them (drawn outside the group)\n"
-         "  --moore-graph P D R      003's Moore neighborhood (Chebyshev distance <= R) on a D-dimensional torus\n"
+         "  --moore-graph P D R      the Moore neighborhood (Chebyshev distance <= R) on a D-dimensional torus\n"
          "  --von-neumann-graph P D R  the von Neumann one (Manhattan distance <= R), as plain graphs\n";
 }
 

@@ -1,5 +1,6 @@
-// cartcoll-plan's figures (tools/plan/plan_figures): 000 Table 1 reproduced from the planners'
-// schedules, the paper's cut-off row explained, the JSON shape and the command line.
+// cartcoll-plan's figures (tools/plan/plan_figures): Table 1 of Träff and Hunold, Cartesian Collective
+// Communication, reproduced from the planners' schedules, the paper's cut-off row explained, the
+// JSON shape, the table's layout and the command line.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,8 +9,10 @@
 
 #include "cartcoll/plan.hpp"
 #include "cartcoll/topology.hpp"
-#include "util/neighborhoods.hpp"
+#include "cartcoll/version.h"
 #include "plan_figures.hpp"
+#include "util/cli.hpp"
+#include "util/neighborhoods.hpp"
 
 namespace cartcoll {
 namespace {
@@ -237,14 +240,17 @@ TEST(PlanToolCommandLine, BadArguments) {
       {{"--box", "3", "3", "-1", "--moore", "3", "1"}, "exactly one"},
       {{"--moore", "3"}, "needs 2 integers"},
       {{"--moore", "3", "0"}, "at least 1"},
-      {{"--von-neumann", "3", "1", "--no-zero"}, "unknown argument"},
+      {{"--von-neumann", "3", "1", "--no-zero"}, "unknown option '--no-zero'"},
       {{"--offsets", "1,2;3"}, "coordinates"},
       {{"--offsets", "1,a"}, "not an integer"},
       {{"--offsets", ""}, "empty"},
       {{"--box", "1", "1", "0", "--no-zero"}, "empty"},
       {{"--moore", "14", "1"}, "too many"},  // 3^14 vectors: more than 2^22
       {{"--moore", "40", "1"}, "D must be"},
-      {{"--frobnicate"}, "unknown argument"},
+      {{"--frobnicate"}, "unknown option '--frobnicate'"},
+      {{"--moore", "3", "1", "stray"}, "unexpected argument 'stray'"},
+      {{"--box", "3", "x", "-1"}, "'x' is not one"},
+      {{"--moore", "3", "1", "--threshold", "many"}, "--threshold takes an integer"},
       {{"--erdos-renyi", "8", "0.5", "1", "--replay", "0.5"}, "two microsecond figures"},
       {{"--erdos-renyi", "8", "0.5", "1", "--replay", "0.5", "-1"}, "two microsecond figures"},
       {{"--erdos-renyi", "8", "0.5", "1", "--replay", "x", "1"}, "two microsecond figures"},
@@ -253,7 +259,65 @@ TEST(PlanToolCommandLine, BadArguments) {
     std::string error;
     EXPECT_FALSE(plan_tool::parse_command_line(args, error).has_value()) << ::testing::PrintToString(args);
     EXPECT_NE(error.find(word), std::string::npos) << ::testing::PrintToString(args) << ": " << error;
+    // One line: the tool prints it after its name, followed by "; see --help" (cli::bad_argument_line).
+    EXPECT_EQ(error.find('\n'), std::string::npos) << error;
+    const std::string line = cli::bad_argument_line("cartcoll-plan", error);
+    EXPECT_EQ(line, "cartcoll-plan: " + error + "; see --help");
   }
+}
+
+TEST(PlanToolCommandLine, HelpAndVersionNeedNoNeighborhood) {
+  for (const char* flag : {"--help", "-h"}) {
+    auto request = parse({flag});
+    ASSERT_TRUE(request) << flag;
+    EXPECT_TRUE(request->help);
+    EXPECT_FALSE(request->version);
+  }
+  // Wherever it stands, even after a bad argument: the user asked what the tool is.
+  auto version = parse({"--version", "--frobnicate"});
+  ASSERT_TRUE(version);
+  EXPECT_TRUE(version->version);
+  EXPECT_FALSE(version->help);
+  const std::string line = cli::version_line("cartcoll-plan");
+  EXPECT_EQ(line, std::string("cartcoll-plan (cartcoll) ") + CARTCOLL_VERSION);
+  EXPECT_EQ(std::string(CARTCOLL_VERSION),
+            std::to_string(CARTCOLL_VERSION_MAJOR) + "." + std::to_string(CARTCOLL_VERSION_MINOR) + "." +
+                std::to_string(CARTCOLL_VERSION_PATCH));
+  const std::string usage = plan_tool::usage();
+  EXPECT_EQ(usage.rfind("usage: cartcoll-plan", 0), 0U);
+  EXPECT_NE(usage.find("--version"), std::string::npos);
+}
+
+TEST(PlanToolCommandLine, UsageCitesPapersByTitle) {
+  // Papers by authors and title, never by the numbers of the project's copies ("000'", "003's").
+  const std::string usage = plan_tool::usage();
+  for (const char* number : {"000", "001", "002", "003"}) {
+    EXPECT_EQ(usage.find(std::string(number) + "'"), std::string::npos) << number;
+    EXPECT_EQ(usage.find(std::string("(") + number), std::string::npos) << number;
+  }
+  EXPECT_NE(usage.find("Cartesian Collective Communication"), std::string::npos);
+}
+
+TEST(PlanToolTable, ColumnsAlignWhateverThePlannersNames) {
+  // Every row's figures end in the same column as the header's, for every Cartesian planner's name
+  // (node-combining is longer than the header's "algorithm").
+  const PlanFigures figures = figures_for(2, neighborhoods::moore(2, 1));
+  const std::string table = plan_tool::to_table(figures);
+  std::vector<std::string> lines;
+  for (std::size_t at = 0, end; (end = table.find('\n', at)) != std::string::npos; at = end + 1)
+    lines.push_back(table.substr(at, end - at));
+  std::size_t header = 0;
+  while (header < lines.size() && lines[header].rfind("collective", 0) != 0) ++header;
+  ASSERT_LT(header, lines.size()) << table;
+  std::size_t rows = 0;
+  bool long_name = false;
+  for (std::size_t k = header + 1; k < lines.size() && !lines[k].empty(); ++k, ++rows) {
+    EXPECT_EQ(lines[k].size(), lines[header].size()) << "'" << lines[k] << "'\n'" << lines[header] << "'";
+    long_name = long_name || lines[k].find("-combining") != std::string::npos;
+  }
+  EXPECT_EQ(rows, 2 * figures.algorithms.size()) << table;
+  EXPECT_TRUE(long_name) << table;
+  EXPECT_EQ(table.find("000's"), std::string::npos) << table;
 }
 
 }  // namespace

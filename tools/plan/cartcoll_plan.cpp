@@ -1,7 +1,8 @@
 // cartcoll-plan: what each planner's schedule costs for a neighborhood, without MPI. For offsets:
 // plans every registered planner's alltoall and allgather for the middle process of a torus that no
 // offset wraps on, and prints messages, communication phases and volume per call, the allgather tree
-// volume with 000's and with the best dimension order, and 000's cut-off ratio. For a distributed
+// volume with the dimension order of Träff and Hunold (Cartesian Collective Communication) and with
+// the best order, and their cut-off ratio. For a distributed
 // graph (an edge file or a generator): the same figures for every process.
 #include <cstdio>
 #include <exception>
@@ -12,6 +13,11 @@
 #include "cartcoll/topology.hpp"
 #include "graph_figures.hpp"
 #include "plan_figures.hpp"
+#include "util/cli.hpp"
+
+namespace {
+constexpr const char* tool = "cartcoll-plan";
+}  // namespace
 
 int main(int argc, char** argv) {
   using namespace cartcoll;
@@ -19,11 +25,15 @@ int main(int argc, char** argv) {
   std::string error;
   const auto request = plan_tool::parse_command_line(args, error);
   if (!request) {
-    std::fprintf(stderr, "cartcoll-plan: %s\n%s", error.c_str(), plan_tool::usage());
+    std::fprintf(stderr, "%s\n", cli::bad_argument_line(tool, error).c_str());
     return 2;
   }
   if (request->help) {
     std::fputs(plan_tool::usage(), stdout);
+    return 0;
+  }
+  if (request->version) {
+    std::printf("%s\n", cli::version_line(tool).c_str());
     return 0;
   }
   try {
@@ -45,7 +55,7 @@ int main(int argc, char** argv) {
     }
   } catch (const Error& e) {
     // Only the neighborhood can make these fail: an argument problem.
-    std::fprintf(stderr, "cartcoll-plan: %s\n%s", e.what(), plan_tool::usage());
+    std::fprintf(stderr, "%s\n", cli::bad_argument_line(tool, e.what()).c_str());
     return 2;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "cartcoll-plan: %s\n", e.what());

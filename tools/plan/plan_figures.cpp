@@ -153,27 +153,31 @@ std::string to_table(const PlanFigures& figures) {
   out << "d = " << figures.d << ", t = " << figures.t << " offsets; planned for the process at ("
       << int_list(figures.coords, ",") << ") of a " << int_list(figures.grid, "x")
       << " torus (no offset wraps)\n\n";
-  char line[160];
-  std::snprintf(line, sizeof line, "%-10s %-10s %9s %7s %9s\n", "collective", "algorithm", "messages", "phases", "volume");
+  // The algorithm column is as wide as the longest registered planner's name.
+  int width = static_cast<int>(std::string_view("algorithm").size());
+  for (const AlgorithmFigures& algorithm : figures.algorithms) width = std::max(width, static_cast<int>(algorithm.name.size()));
+  char line[256];
+  std::snprintf(line, sizeof line, "%-10s %-*s %9s %7s %9s\n", "collective", width, "algorithm", "messages", "phases",
+                "volume");
   out << line;
   for (int pass = 0; pass < 2; ++pass) {
     const bool alltoall = pass == 0;
     const char* collective = alltoall ? "alltoall" : "allgather";
     for (const AlgorithmFigures& algorithm : figures.algorithms) {
       const std::optional<Figures>& f = alltoall ? algorithm.alltoall : algorithm.allgather;
+      const char* name = algorithm.name.c_str();
       if (f)
-        std::snprintf(line, sizeof line, "%-10s %-10s %9d %7d %9d\n", collective, algorithm.name.c_str(), f->messages,
-                      f->phases, f->volume);
+        std::snprintf(line, sizeof line, "%-10s %-*s %9d %7d %9d\n", collective, width, name, f->messages, f->phases,
+                      f->volume);
       else if (!algorithm.error.empty())
-        std::snprintf(line, sizeof line, "%-10s %-10s   planner failed: %s\n", collective, algorithm.name.c_str(),
+        std::snprintf(line, sizeof line, "%-10s %-*s   planner failed: %s\n", collective, width, name,
                       algorithm.error.c_str());
       else
-        std::snprintf(line, sizeof line, "%-10s %-10s   (does not plan this collective)\n", collective,
-                      algorithm.name.c_str());
+        std::snprintf(line, sizeof line, "%-10s %-*s   (does not plan this collective)\n", collective, width, name);
       out << line;
     }
   }
-  out << "\nallgather tree volume: " << figures.tree_volume_000_order << " with 000's order ("
+  out << "\nallgather tree volume: " << figures.tree_volume_000_order << " with Träff and Hunold's order ("
       << int_list(figures.order_000, ",") << "), " << figures.tree_volume_best_order << " with the best order ("
       << int_list(figures.order_best, ",") << ", used by the combining plan)\n";
   if (!figures.cutoff_ratio)
@@ -194,6 +198,7 @@ std::string to_table(const PlanFigures& figures) {
 const char* usage() {
   static const std::string text =
       std::string("usage: cartcoll-plan NEIGHBORHOOD [--json]\n"
+                  "       cartcoll-plan --help | --version\n"
                   "Plans every registered planner's alltoall and allgather for one process of a torus that no\n"
                   "offset wraps on (for a graph: for every process), and prints messages, communication phases\n"
                   "and volume per call.\n"
@@ -236,6 +241,10 @@ std::optional<Request> parse_command_line(const std::vector<std::string>& args, 
       request.help = true;
       return request;
     }
+    if (arg == "--version") {
+      request.version = true;
+      return request;
+    }
     if (arg == "--json") {
       request.json = true;
     } else if (arg == "--verify") {
@@ -264,7 +273,7 @@ std::optional<Request> parse_command_line(const std::vector<std::string>& args, 
       request.graph = std::move(graph);
       ++given;
     } else {
-      error = "unknown argument '" + arg + "'";
+      error = cli::unknown_argument(arg);
       return std::nullopt;
     }
   }

@@ -63,14 +63,16 @@ struct Request {
   std::vector<int> flat;  // offsets, d coordinates each
   std::optional<graphs::EdgeList> graph;  // set for a graph source (then d and flat are empty)
   bool json = false;
-  bool help = false;
+  bool help = false;     // --help: print usage() and nothing else
+  bool version = false;  // --version
   CombiningParameters combining;  // --threshold, --steps, --candidates, --matching-rounds (graphs)
   int routing_dims = 0;           // --routing-dims (graphs; 0: default_routing_dims)
   bool verify = false;            // --verify (graphs)
   std::optional<MessageTiming> replay;  // --replay O L (graphs; microseconds on the command line)
   std::string description;  // e.g. "box d=3 n=3 first=-1 without zero"
 };
-// Returns nullopt and sets `error` for bad arguments (args exclude the program name).
+// Returns nullopt and sets `error` for bad arguments (args exclude the program name): one line naming
+// the argument, without the tool's name.
 std::optional<Request> parse_command_line(const std::vector<std::string>& args, std::string& error);
 const char* usage();
 
