@@ -16,7 +16,7 @@ Writes, under --out:
     the absolute median printed on each bar, a line at 1.0;
   * tables.md: the results as markdown tables, the set-up table with break-even repetitions, and the
     performance targets checked against the data.
-With --results-md FILE it also writes a complete docs/results.md (machine description from
+With --results-md FILE it also writes a complete results page (machine description from
 --machine FILE, caveats, skipped steps from --skipped FILE, figures linked relative to FILE).
 """
 import argparse
@@ -494,7 +494,7 @@ def main():
                         "and labelled with their ratio (default 3)")
     parser.add_argument("--impls", help="comma-separated implementations to draw (default: all present)")
     parser.add_argument("--markdown", help="write the tables here (default: OUT/tables.md)")
-    parser.add_argument("--results-md", help="write a complete results page (docs/results.md) here")
+    parser.add_argument("--results-md", help="write a complete results page (the run folder's results.md) here")
     parser.add_argument("--machine", help="markdown file describing the machine, included in --results-md")
     parser.add_argument("--skipped", help="file listing skipped suite steps, one a line, included in --results-md")
     parser.add_argument("--title", default="Benchmark results", help="heading of --results-md")

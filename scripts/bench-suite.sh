@@ -2,9 +2,9 @@
 # Runs the papers' benchmark grid (section 4 of Träff and Hunold, Cartesian Collective Communication;
 # sections 4 and 6 of Träff et al., Message-Combining Algorithms for Isomorphic, Sparse Collective
 # Communication) as far as this machine allows, for three transports (Open MPI shared memory, Open MPI over TCP loopback, MPICH), and
-# writes results.csv, setup.csv, the figures and tables (bench/plot.py) under bench/results/<date>;
-# docs/results.md only with --docs. The size rules 000 and 002 are those two papers' (cartcoll-bench
-# --help).
+# writes results.csv, setup.csv, the figures and tables (bench/plot.py) under bench/results/<date>,
+# and with --docs a complete results page (results.md) there too; docs/results.md indexes the runs.
+# The size rules named 000 and 002 are those two papers' (cartcoll-bench --help).
 #
 #   bash scripts/bench-suite.sh [--quick | --full] [--procs N] [--out DIR] [--reps N] [--step-timeout S]
 #                               [--transports LIST] [--budget S] [--docs]
@@ -21,7 +21,7 @@
 #             --quick: the two Open MPI ones)
 #   --budget S  start no step after S seconds; the steps left are listed as not run (the
 #             target experiments come first in each transport, so they are never the ones cut)
-#   --docs    also rewrite docs/results.md from this run (otherwise docs/ is left alone)
+#   --docs    also write a complete results page, results.md, into the run's folder
 #   --step-timeout S  stop a step after S seconds (default 900); a set-up step (--setup) after at most
 #             300
 #   --build-dir DIR  use (and build) the Open MPI configuration in DIR instead of build/bench-openmpi
@@ -387,7 +387,7 @@ machine=$out/machine.md
 } >"$machine"
 plot_args=(--out "$out" --machine "$machine" --skipped "$skipped" --cores "$(nproc)"
            --title "Benchmark results ($(date +%Y-%m-%d), $mode suite)")
-[ "$write_docs" = 1 ] && plot_args+=(--results-md "$repo/docs/results.md")
+[ "$write_docs" = 1 ] && plot_args+=(--results-md "$out/results.md")
 inputs=()
 [ -s "$results" ] && inputs+=("$results")
 [ -s "$setup" ] && inputs+=("$setup")
