@@ -81,8 +81,8 @@ for block in "$scratch"/block-*.cmake; do
   cmake -S "$project" -B "$project/build" -DCMAKE_PREFIX_PATH="$prefix" \
     -DMPI_CXX_COMPILER="$(grep -E '^MPI_CXX_COMPILER:' "$build/CMakeCache.txt" | cut -d= -f2)" >/dev/null
   cmake --build "$project/build" >/dev/null
-  env LD_LIBRARY_PATH="$libdir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" \
-    timeout 120 "$mpiexec" -n 2 "$@" "$project/build/app"
+  # No LD_LIBRARY_PATH: the program must find libcartcoll by the run path CMake gave it.
+  timeout 120 "$mpiexec" -n 2 "$@" "$project/build/app"
 done
 
 for block in $(grep -l 'pkg-config' "$scratch"/block-*.sh); do
