@@ -17,6 +17,8 @@
 extern "C" {
 #endif
 
+/* An opaque handle: it names a request of the library, and a copy of a freed handle (or any other
+ * value) is MPI_ERR_REQUEST, never freed memory. */
 typedef struct Cart_request_s *Cart_request;
 #define CART_REQUEST_NULL ((Cart_request)0)
 

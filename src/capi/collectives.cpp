@@ -1,8 +1,8 @@
 // C API: the six collectives in blocking, nonblocking and persistent form, each a layout builder
 // handed to one of CartComm's three verbs.
-#include <memory>
 
 #include "c_layouts.hpp"
+#include "committed_types.hpp"
 #include "errors.hpp"
 #include "request_handle.hpp"
 
@@ -25,14 +25,17 @@ int blocking_regular(MPI_Comm cartcomm, const RegularArguments& arguments) {
 }
 
 template <typename MakeLayout>
-int nonblocking(MPI_Comm cartcomm, Cart_request* request, MakeLayout&& make_layout) {
-  return capi::guarded(cartcomm, [&] {
+int nonblocking(MPI_Comm cartcomm, Cart_request* request, std::initializer_list<MPI_Datatype> types, MakeLayout&& make_layout) {
+  int raised_by_mpi = MPI_SUCCESS;
+  const int code = capi::guarded(cartcomm, [&] {
     if (request == nullptr) throw Error(Errc::request, "request is NULL");
     *request = CART_REQUEST_NULL;
     CartComm cart(cartcomm);
-    auto handle = std::make_unique<Cart_request_s>(Cart_request_s{cart.iexchange(make_layout(cart.degrees()))});
-    *request = handle.release();
+    const Layout layout = make_layout(cart.degrees());
+    raised_by_mpi = capi::check_committed(types, layout, cartcomm);
+    if (raised_by_mpi == MPI_SUCCESS) *request = capi::make_handle<Cart_request>(cart.iexchange(layout));
   });
+  return raised_by_mpi != MPI_SUCCESS ? raised_by_mpi : code;
 }
 
 }  // namespace
@@ -77,32 +80,32 @@ int Cart_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint s
 
 int Cart_iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                     MPI_Datatype recvtype, MPI_Comm cartcomm, Cart_request* request) {
-  return nonblocking(cartcomm, request, CARTCOLL_ALLGATHER_LAYOUT);
+  return nonblocking(cartcomm, request, {sendtype, recvtype}, CARTCOLL_ALLGATHER_LAYOUT);
 }
 int Cart_iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                      const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm cartcomm,
                      Cart_request* request) {
-  return nonblocking(cartcomm, request, CARTCOLL_ALLGATHERV_LAYOUT);
+  return nonblocking(cartcomm, request, {sendtype, recvtype}, CARTCOLL_ALLGATHERV_LAYOUT);
 }
 int Cart_iallgatherw(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                      const int recvcounts[], const MPI_Aint displs[], const MPI_Datatype recvtypes[],
                      MPI_Comm cartcomm, Cart_request* request) {
-  return nonblocking(cartcomm, request, CARTCOLL_ALLGATHERW_LAYOUT);
+  return nonblocking(cartcomm, request, {sendtype}, CARTCOLL_ALLGATHERW_LAYOUT);
 }
 int Cart_ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm cartcomm, Cart_request* request) {
-  return nonblocking(cartcomm, request, CARTCOLL_ALLTOALL_LAYOUT);
+  return nonblocking(cartcomm, request, {sendtype, recvtype}, CARTCOLL_ALLTOALL_LAYOUT);
 }
 int Cart_ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                     void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                     MPI_Comm cartcomm, Cart_request* request) {
-  return nonblocking(cartcomm, request, CARTCOLL_ALLTOALLV_LAYOUT);
+  return nonblocking(cartcomm, request, {sendtype, recvtype}, CARTCOLL_ALLTOALLV_LAYOUT);
 }
 int Cart_ialltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                     const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm cartcomm,
                     Cart_request* request) {
-  return nonblocking(cartcomm, request, CARTCOLL_ALLTOALLW_LAYOUT);
+  return nonblocking(cartcomm, request, {}, CARTCOLL_ALLTOALLW_LAYOUT);
 }
 
 int Cart_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,

@@ -3,6 +3,7 @@
 #include "c_layouts.hpp"
 #include "cartcoll/neighbor.h"
 #include "cartcoll/neighbor.hpp"
+#include "committed_types.hpp"
 #include "errors.hpp"
 #include "request_table.hpp"
 
@@ -25,13 +26,17 @@ int blocking_regular(MPI_Comm comm, const RegularArguments& arguments) {
 }
 
 template <typename MakeLayout>
-int nonblocking(MPI_Comm comm, MPI_Request* request, MakeLayout&& make_layout) {
-  return capi::guarded(comm, [&] {
+int nonblocking(MPI_Comm comm, MPI_Request* request, std::initializer_list<MPI_Datatype> types, MakeLayout&& make_layout) {
+  int raised_by_mpi = MPI_SUCCESS;
+  const int code = capi::guarded(comm, [&] {
     if (request == nullptr) throw Error(Errc::request, "request is NULL");
     *request = MPI_REQUEST_NULL;
     const NeighborComm neighbors(comm);
-    *request = capi::register_nonblocking(neighbors.iexchange(make_layout(neighbors.degrees())));
+    const Layout layout = make_layout(neighbors.degrees());
+    raised_by_mpi = capi::check_committed(types, layout, comm);
+    if (raised_by_mpi == MPI_SUCCESS) *request = capi::register_request(neighbors.iexchange(layout));
   });
+  return raised_by_mpi != MPI_SUCCESS ? raised_by_mpi : code;
 }
 
 // Collective: a bad argument on any process (a NULL request included) fails every process alike.
@@ -46,7 +51,7 @@ int persistent(MPI_Comm comm, MPI_Info info, MPI_Request* request, MakeLayout&& 
           return make_layout(neighbors.degrees());
         },
         RequestOptions{std::nullopt, info});
-    *request = capi::register_persistent(std::move(made));
+    *request = capi::register_request(std::move(made));
   });
 }
 
@@ -86,27 +91,27 @@ int CC_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI
 
 int CC_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return nonblocking(comm, request, CARTCOLL_ALLGATHER_LAYOUT);
+  return nonblocking(comm, request, {sendtype, recvtype}, CARTCOLL_ALLGATHER_LAYOUT);
 }
 int CC_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request* request) {
-  return nonblocking(comm, request, CARTCOLL_ALLGATHERV_LAYOUT);
+  return nonblocking(comm, request, {sendtype, recvtype}, CARTCOLL_ALLGATHERV_LAYOUT);
 }
 int CC_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-  return nonblocking(comm, request, CARTCOLL_ALLTOALL_LAYOUT);
+  return nonblocking(comm, request, {sendtype, recvtype}, CARTCOLL_ALLTOALL_LAYOUT);
 }
 int CC_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                            MPI_Comm comm, MPI_Request* request) {
-  return nonblocking(comm, request, CARTCOLL_ALLTOALLV_LAYOUT);
+  return nonblocking(comm, request, {sendtype, recvtype}, CARTCOLL_ALLTOALLV_LAYOUT);
 }
 int CC_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                            MPI_Request* request) {
-  return nonblocking(comm, request, CARTCOLL_ALLTOALLW_LAYOUT);
+  return nonblocking(comm, request, {}, CARTCOLL_ALLTOALLW_LAYOUT);
 }
 
 int CC_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,

@@ -142,6 +142,7 @@ extern "C" {
 int CC_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
   if (capi::bad_array(count, requests) || index == nullptr || flag == nullptr)
     return capi::raise(MPI_COMM_SELF, MPI_ERR_ARG);
+  if (capi::any_stale_request(std::span(requests, static_cast<std::size_t>(count)))) return capi::stale_handle();
   Completions done;
   complete_some(std::span(requests, static_cast<std::size_t>(count)), true, done);
   int code = MPI_SUCCESS;
@@ -151,6 +152,7 @@ int CC_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Sta
 
 int CC_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   if (capi::bad_array(count, requests) || index == nullptr) return capi::raise(MPI_COMM_SELF, MPI_ERR_ARG);
+  if (capi::any_stale_request(std::span(requests, static_cast<std::size_t>(count)))) return capi::stale_handle();
   Completions done;
   int code = MPI_SUCCESS;
   for (;;) {
@@ -163,6 +165,7 @@ int CC_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status
 int CC_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
   if (capi::bad_array(incount, requests) || outcount == nullptr || (incount > 0 && indices == nullptr))
     return capi::raise(MPI_COMM_SELF, MPI_ERR_ARG);
+  if (capi::any_stale_request(std::span(requests, static_cast<std::size_t>(incount)))) return capi::stale_handle();
   Completions done;
   complete_some(std::span(requests, static_cast<std::size_t>(incount)), false, done);
   int code = MPI_SUCCESS;
@@ -173,6 +176,7 @@ int CC_Testsome(int incount, MPI_Request requests[], int* outcount, int indices[
 int CC_Waitsome(int incount, MPI_Request requests[], int* outcount, int indices[], MPI_Status statuses[]) {
   if (capi::bad_array(incount, requests) || outcount == nullptr || (incount > 0 && indices == nullptr))
     return capi::raise(MPI_COMM_SELF, MPI_ERR_ARG);
+  if (capi::any_stale_request(std::span(requests, static_cast<std::size_t>(incount)))) return capi::stale_handle();
   Completions done;
   int code = MPI_SUCCESS;
   for (;;) {

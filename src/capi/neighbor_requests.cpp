@@ -2,6 +2,8 @@
 // CC_Request_get_status and CC_Cancel over the library's requests and ordinary MPI requests mixed. A
 // plain request is waited for through the progress engine (borrowed into its pool), so that waiting
 // for it advances the library's operations too, as MPI's progress rule requires.
+#include <memory>
+#include <span>
 #include <vector>
 
 #include "cartcoll/neighbor.h"
@@ -20,13 +22,11 @@ int finish_library(LibraryRequest& entry, MPI_Request* handle, MPI_Status* statu
     try {
       entry.request.wait();
     } catch (...) {
-      if (!persistent && !entry.request) complete_nonblocking(handle, status);  // completed in error
+      if (!persistent && !entry.request.active()) retire(entry, handle);  // completed in error
       throw;
     }
-    if (persistent)
-      set_empty_status(status);
-    else
-      complete_nonblocking(handle, status);
+    set_empty_status(status);
+    if (!persistent) retire(entry, handle);
   });
 }
 
@@ -49,12 +49,25 @@ bool plain_done(MPI_Request request) {
   return flag != 0;
 }
 
+// MPI sets a status's MPI_ERROR only where a call returns MPI_ERR_IN_STATUS; the code a single
+// completion returns is kept in a status of our own, so that MPI_STATUS_IGNORE loses no error.
 int wait_plain(MPI_Request* request, MPI_Status* status) {
   if (plain_done(*request)) return MPI_Wait(request, status);
-  detail::Borrowed borrowed(request, status);
+  MPI_Status mine;
+  mine.MPI_ERROR = MPI_SUCCESS;
+  detail::Borrowed borrowed(request, &mine);
   engine().start(borrowed);
   engine().wait(borrowed);
-  return status != MPI_STATUS_IGNORE ? status->MPI_ERROR : MPI_SUCCESS;
+  const int code = mine.MPI_ERROR;
+  if (status != MPI_STATUS_IGNORE) {
+    mine.MPI_ERROR = status->MPI_ERROR;
+    *status = mine;
+  }
+  return code;
+}
+
+std::span<const MPI_Request> array(int count, const MPI_Request requests[]) {
+  return {requests, static_cast<std::size_t>(count)};
 }
 
 }  // namespace
@@ -62,9 +75,10 @@ int wait_plain(MPI_Request* request, MPI_Status* status) {
 extern "C" {
 
 int CC_Start(MPI_Request* request) {
-  if (request == nullptr) return capi::raise(MPI_COMM_SELF, MPI_ERR_REQUEST);
+  if (request == nullptr || *request == MPI_REQUEST_NULL) return capi::raise(MPI_COMM_SELF, MPI_ERR_REQUEST);
   capi::LibraryRequest* entry = capi::find_request(*request);
   if (entry == nullptr) return MPI_Start(request);
+  if (entry->retired) return capi::stale_handle();
   return capi::guarded(entry->request.comm(), [&] { entry->request.start(); });
 }
 
@@ -81,36 +95,45 @@ int CC_Wait(MPI_Request* request, MPI_Status* status) {
     capi::set_empty_status(status);
     return MPI_SUCCESS;
   }
-  if (capi::LibraryRequest* entry = capi::find_request(*request)) return capi::finish_library(*entry, request, status);
-  return wait_plain(request, status);
+  capi::LibraryRequest* entry = capi::find_request(*request);
+  if (entry == nullptr) return wait_plain(request, status);
+  if (entry->retired) return capi::stale_handle();
+  return capi::finish_library(*entry, request, status);
 }
 
 // Every request is waited for in array order; waiting for one advances all of the library's, and the
-// plain ones wait in the engine's pool meanwhile.
+// plain ones wait in the engine's pool meanwhile. Each request's code is kept, so that a failure is
+// MPI_ERR_IN_STATUS whether or not statuses are given, with every status's MPI_ERROR set where they are.
 int CC_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   if (capi::bad_array(count, requests)) return capi::raise(MPI_COMM_SELF, MPI_ERR_ARG);
-  std::vector<std::unique_ptr<detail::Borrowed>> borrowed(static_cast<std::size_t>(count));
-  for (int i = 0; i < count; ++i) {
+  if (capi::any_stale_request(array(count, requests))) return capi::stale_handle();
+  const auto n = static_cast<std::size_t>(count);
+  std::vector<MPI_Status> borrowed_statuses(n);
+  std::vector<std::unique_ptr<detail::Borrowed>> borrowed(n);
+  for (std::size_t i = 0; i < n; ++i) {
     MPI_Request& request = requests[i];
     if (request == MPI_REQUEST_NULL || capi::find_request(request) != nullptr || plain_done(request)) continue;
-    borrowed[static_cast<std::size_t>(i)] = std::make_unique<detail::Borrowed>(&request, capi::status_at(statuses, i));
-    engine().start(*borrowed[static_cast<std::size_t>(i)]);
+    borrowed_statuses[i].MPI_ERROR = MPI_SUCCESS;
+    borrowed[i] = std::make_unique<detail::Borrowed>(&request, &borrowed_statuses[i]);
+    engine().start(*borrowed[i]);
   }
-  int failed = 0;
-  for (int i = 0; i < count; ++i) {
-    int code = MPI_SUCCESS;
-    if (auto& mine = borrowed[static_cast<std::size_t>(i)]) {
+  std::vector<int> codes(n, MPI_SUCCESS);
+  bool failed = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    MPI_Status* status = capi::status_at(statuses, static_cast<int>(i));
+    if (auto& mine = borrowed[i]) {
       engine().wait(*mine);
-      code = statuses == MPI_STATUSES_IGNORE ? MPI_SUCCESS : statuses[i].MPI_ERROR;
+      codes[i] = borrowed_statuses[i].MPI_ERROR;
+      if (status != MPI_STATUS_IGNORE) *status = borrowed_statuses[i];
     } else {
-      code = CC_Wait(&requests[i], capi::status_at(statuses, i));
+      codes[i] = CC_Wait(&requests[i], status);
     }
-    failed += code != MPI_SUCCESS;
-    // With MPI_ERR_IN_STATUS every status names its request's error, MPI_SUCCESS included (MPI's
-    // MPI_Wait, which completes the library's requests, leaves the field as it was).
-    if (statuses != MPI_STATUSES_IGNORE) statuses[i].MPI_ERROR = code;
+    failed = failed || codes[i] != MPI_SUCCESS;
   }
-  return failed == 0 ? MPI_SUCCESS : MPI_ERR_IN_STATUS;
+  if (!failed) return MPI_SUCCESS;
+  if (statuses != MPI_STATUSES_IGNORE)
+    for (std::size_t i = 0; i < n; ++i) statuses[i].MPI_ERROR = codes[i];
+  return MPI_ERR_IN_STATUS;
 }
 
 int CC_Test(MPI_Request* request, int* flag, MPI_Status* status) {
@@ -122,6 +145,7 @@ int CC_Test(MPI_Request* request, int* flag, MPI_Status* status) {
     return MPI_SUCCESS;
   }
   if (capi::LibraryRequest* entry = capi::find_request(*request)) {
+    if (entry->retired) return capi::stale_handle();
     if (!entry->request.ready()) return MPI_SUCCESS;
     *flag = 1;
     return capi::finish_library(*entry, request, status);
@@ -132,6 +156,7 @@ int CC_Test(MPI_Request* request, int* flag, MPI_Status* status) {
 
 int CC_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
   if (capi::bad_array(count, requests) || flag == nullptr) return capi::raise(MPI_COMM_SELF, MPI_ERR_ARG);
+  if (capi::any_stale_request(array(count, requests))) return capi::stale_handle();
   engine().poll();
   *flag = 0;
   for (int i = 0; i < count; ++i) {
@@ -147,13 +172,10 @@ int CC_Request_free(MPI_Request* request) {
   if (request == nullptr || *request == MPI_REQUEST_NULL) return capi::raise(MPI_COMM_SELF, MPI_ERR_REQUEST);
   capi::LibraryRequest* entry = capi::find_request(*request);
   if (entry == nullptr) return MPI_Request_free(request);
+  if (entry->retired) return capi::stale_handle();
   return capi::guarded(entry->request.comm(), [&] {
     if (entry->request.active()) throw Error(Errc::request, "CC_Request_free of an active request of the library");
-    if (entry->request.persistent()) {
-      capi::free_persistent(request);
-    } else {  // a nonblocking request that was completed by a test but not yet freed cannot be here
-      capi::complete_nonblocking(request, MPI_STATUS_IGNORE);
-    }
+    capi::retire(*entry, request);
   });
 }
 
@@ -165,6 +187,7 @@ int CC_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
     engine().poll();
     return MPI_Request_get_status(request, flag, status);
   }
+  if (entry->retired) return capi::stale_handle();
   return capi::guarded(entry->request.comm(), [&] {
     *flag = entry->request.ready() ? 1 : 0;  // an inactive persistent request is ready
     if (*flag) capi::set_empty_status(status);
@@ -174,9 +197,10 @@ int CC_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
 // MPI 4.1 section 6.12 makes cancelling a collective's request erroneous: MPI_ERR_REQUEST, as Open
 // MPI's own nonblocking collectives answer.
 int CC_Cancel(MPI_Request* request) {
-  if (request == nullptr) return capi::raise(MPI_COMM_SELF, MPI_ERR_REQUEST);
+  if (request == nullptr || *request == MPI_REQUEST_NULL) return capi::raise(MPI_COMM_SELF, MPI_ERR_REQUEST);
   capi::LibraryRequest* entry = capi::find_request(*request);
   if (entry == nullptr) return MPI_Cancel(request);
+  if (entry->retired) return capi::stale_handle();
   return capi::guarded(entry->request.comm(),
                        [] { throw Error(Errc::request, "a request of a neighborhood collective cannot be cancelled"); });
 }

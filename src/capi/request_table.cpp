@@ -1,20 +1,30 @@
 #include "request_table.hpp"
 
-#include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 
 #include "../comm/keyval.hpp"
 #include "../exec/mpi_check.hpp"
+#include "errors.hpp"
 
 namespace cartcoll::capi {
 
 namespace {
 
-using Table = std::map<MPI_Request, std::unique_ptr<LibraryRequest>>;
+struct Table {
+  std::map<MPI_Request, std::unique_ptr<LibraryRequest>> entries;  // live and retired
+  std::deque<LibraryRequest*> retired;                              // oldest first
+};
 
+// At MPI_Finalize: every handle the library holds is completed and given back to MPI.
 int delete_table(MPI_Comm, int, void* value, void*) {
-  delete static_cast<Table*>(value);
+  std::unique_ptr<Table> table(static_cast<Table*>(value));
+  for (auto& [handle, entry] : table->entries) {
+    MPI_Request freed = handle;
+    MPI_Grequest_complete(freed);
+    MPI_Request_free(&freed);
+  }
   return MPI_SUCCESS;
 }
 
@@ -30,25 +40,14 @@ Table& table() {
   return *made.release();
 }
 
-MPI_Request enter(std::unique_ptr<LibraryRequest> entry) {
-  const MPI_Request handle = entry->handle;
-  table()[handle] = std::move(entry);
-  return handle;
-}
-
-// Generalized-request callbacks: the operation is complete when MPI calls them.
+// Generalized-request callbacks. MPI calls them only at MPI_Finalize (delete_table): the library
+// completes its requests itself, so there is nothing to report, release or cancel.
 int query(void*, MPI_Status* status) {
   set_empty_status(status);
   return MPI_SUCCESS;
 }
-
-int release(void* extra_state) {
-  auto* entry = static_cast<LibraryRequest*>(extra_state);
-  table().erase(entry->handle);
-  return MPI_SUCCESS;
-}
-
-int cancel(void*, int) { return MPI_SUCCESS; }  // a collective cannot be cancelled: nothing to do
+int release(void*) { return MPI_SUCCESS; }
+int cancel(void*, int) { return MPI_SUCCESS; }
 
 }  // namespace
 
@@ -61,45 +60,58 @@ void set_empty_status(MPI_Status* status) {
   MPI_Status_set_cancelled(status, 0);
 }
 
-MPI_Request register_nonblocking(Request request) {
+MPI_Request register_request(Request request) {
+  Table& requests = table();
+  if (requests.retired.size() > retired_kept) {
+    LibraryRequest* reused = requests.retired.front();
+    requests.retired.pop_front();
+    reused->request = std::move(request);
+    reused->retired = false;
+    return reused->handle;
+  }
   auto entry = std::make_unique<LibraryRequest>(LibraryRequest{std::move(request)});
-  detail::check(MPI_Grequest_start(query, release, cancel, entry.get(), &entry->handle), "MPI_Grequest_start");
-  return enter(std::move(entry));
-}
-
-// The handle is a receive from this process itself that is never started. (Not from MPI_PROC_NULL:
-// with such a request alive or freed among them, MPICH 4.0.2's persistent collectives hang or never
-// complete; test_unified_collectives Forwarding.AbsoluteDisplacementsBeyondInt and the NoTopology
-// sweep found it.)
-MPI_Request register_persistent(Request request) {
-  auto entry = std::make_unique<LibraryRequest>(LibraryRequest{std::move(request)});
-  detail::check(MPI_Recv_init(nullptr, 0, MPI_BYTE, 0, 0, MPI_COMM_SELF, &entry->handle), "MPI_Recv_init");
-  return enter(std::move(entry));
+  detail::check(MPI_Grequest_start(query, release, cancel, nullptr, &entry->handle), "MPI_Grequest_start");
+  const MPI_Request handle = entry->handle;
+  requests.entries[handle] = std::move(entry);
+  return handle;
 }
 
 LibraryRequest* find_request(MPI_Request handle) {
   if (handle == MPI_REQUEST_NULL) return nullptr;
   Table& requests = table();
-  const auto found = requests.find(handle);
-  return found == requests.end() ? nullptr : found->second.get();
+  const auto found = requests.entries.find(handle);
+  return found == requests.entries.end() ? nullptr : found->second.get();
 }
 
 bool any_library_request(std::span<const MPI_Request> handles) {
   const Table& requests = table();
-  if (requests.empty()) return false;
+  if (requests.entries.empty()) return false;
   for (const MPI_Request handle : handles)
-    if (handle != MPI_REQUEST_NULL && requests.count(handle) != 0) return true;
+    if (handle != MPI_REQUEST_NULL && requests.entries.count(handle) != 0) return true;
   return false;
 }
 
-void complete_nonblocking(MPI_Request* handle, MPI_Status* status) {
-  detail::check(MPI_Grequest_complete(*handle), "MPI_Grequest_complete");
-  detail::check(MPI_Wait(handle, status), "MPI_Wait");  // calls query and release
+bool any_stale_request(std::span<const MPI_Request> handles) {
+  const Table& requests = table();
+  if (requests.retired.empty()) return false;
+  for (const MPI_Request handle : handles) {
+    if (handle == MPI_REQUEST_NULL) continue;
+    const auto found = requests.entries.find(handle);
+    if (found != requests.entries.end() && found->second->retired) return true;
+  }
+  return false;
 }
 
-void free_persistent(MPI_Request* handle) {
-  table().erase(*handle);
-  detail::check(MPI_Request_free(handle), "MPI_Request_free");
+void retire(LibraryRequest& entry, MPI_Request* handle) {
+  entry.request = Request();
+  entry.retired = true;
+  table().retired.push_back(&entry);
+  *handle = MPI_REQUEST_NULL;
+}
+
+int stale_handle() {
+  report(Error(Errc::request, "a freed or foreign request handle"));
+  return raise(MPI_COMM_SELF, MPI_ERR_REQUEST);
 }
 
 }  // namespace cartcoll::capi

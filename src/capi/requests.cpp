@@ -1,6 +1,4 @@
 // C API: Cart_start, Cart_wait, Cart_test, Cart_waitall, Cart_request_free.
-#include <memory>
-
 #include "errors.hpp"
 #include "request_handle.hpp"
 
@@ -10,10 +8,9 @@ namespace {
 
 // A completed nonblocking request is freed and the handle set to CART_REQUEST_NULL, as MPI does.
 void release_if_done(Cart_request* request) {
-  if (*request != CART_REQUEST_NULL && !(*request)->request) {
-    std::unique_ptr<Cart_request_s> done(*request);
-    *request = CART_REQUEST_NULL;
-  }
+  if (*request == CART_REQUEST_NULL) return;
+  const Request* found = capi::request_of(*request);
+  if (found != nullptr && !*found) capi::release_handle(request);
 }
 
 }  // namespace

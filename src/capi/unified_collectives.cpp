@@ -29,10 +29,9 @@ int unified_guarded(MPI_Comm comm, Body&& body) {
   return raised_by_mpi != MPI_SUCCESS ? raised_by_mpi : code;
 }
 
-MPI_Request handle_of(detail::Started started, bool persistent) {
+MPI_Request handle_of(detail::Started started) {
   if (started.mpi != MPI_REQUEST_NULL) return started.mpi;
-  return persistent ? capi::register_persistent(std::move(started.library))
-                    : capi::register_nonblocking(std::move(started.library));
+  return capi::register_request(std::move(started.library));
 }
 
 template <typename MakeCall>
@@ -45,7 +44,7 @@ int nonblocking(MPI_Comm comm, MPI_Request* request, MakeCall&& make_call) {
   return unified_guarded(comm, [&] {
     if (request == nullptr) throw Error(Errc::request, "request is NULL");
     *request = MPI_REQUEST_NULL;
-    *request = handle_of(detail::start_call(comm, make_call(detail::array_lengths(comm))), false);
+    *request = handle_of(detail::start_call(comm, make_call(detail::array_lengths(comm))));
   });
 }
 
@@ -62,7 +61,7 @@ int persistent(MPI_Comm comm, MPI_Info info, MPI_Request* request, MakeCall&& ma
           return make_call(detail::array_lengths(comm));
         },
         info);
-    *request = handle_of(std::move(made), true);
+    *request = handle_of(std::move(made));
   });
 }
 

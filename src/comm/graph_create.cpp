@@ -34,11 +34,17 @@ class OwnedComm {
 };
 
 int size_of(MPI_Comm comm) {
-  int inter = 0, size = 0;
-  check(MPI_Comm_test_inter(comm, &inter), "MPI_Comm_test_inter");
-  if (inter) throw Error(Errc::comm, "a distributed graph needs an intracommunicator");
+  int size = 0;
   check(MPI_Comm_size(comm, &size), "MPI_Comm_size");
   return size;
+}
+
+// Every process of an intercommunicator sees one, so this error needs no agreement (which could not
+// run there: the library's agreements are intracommunicator collectives).
+void require_intracommunicator(MPI_Comm comm) {
+  int inter = 0;
+  check(MPI_Comm_test_inter(comm, &inter), "MPI_Comm_test_inter");
+  if (inter) throw Error(Errc::comm, "a distributed graph needs an intracommunicator");
 }
 
 void require_ranks(const std::vector<int>& ranks, int size, const char* what) {
@@ -64,6 +70,7 @@ struct Arguments {
 template <typename Spec, typename Parse, typename Check>
 Arguments<Spec> read_arguments(MPI_Comm comm, MPI_Info info, const Parse& parse, const Check& check_spec) {
   if (comm == MPI_COMM_NULL) throw Error(Errc::comm, "MPI_COMM_NULL");
+  require_intracommunicator(comm);
   Arguments<Spec> arguments;
   try {
     const int size = size_of(comm);

@@ -210,6 +210,8 @@ void ProgressEngine::poke(bool block, Progressing* only) {
     const std::size_t at = only != nullptr ? positions_[index] : index;
     if (only != nullptr) requests_[at] = subset_[index];
     completed_.push_back(at);
+    // MPI sets MPI_ERROR only where it returns MPI_ERR_IN_STATUS; a borrowed request's status must say.
+    if (code == MPI_SUCCESS) statuses_[static_cast<std::size_t>(k)].MPI_ERROR = MPI_SUCCESS;
     if (code == MPI_ERR_IN_STATUS && statuses_[static_cast<std::size_t>(k)].MPI_ERROR != MPI_SUCCESS &&
         entries_[at].kind != Kind::borrowed)
       entries_[at].owner->message_failed(statuses_[static_cast<std::size_t>(k)].MPI_ERROR);

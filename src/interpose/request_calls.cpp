@@ -1,5 +1,5 @@
-// libcartcoll_mpi: MPI's request functions, so that the library's requests (generalized requests and
-// persistent placeholders that only the library can advance: capi/request_table.hpp) behave as MPI
+// libcartcoll_mpi: MPI's request functions, so that the library's requests (generalized requests
+// that only the library can advance and complete: capi/request_table.hpp) behave as MPI
 // requests, mixed with ordinary ones in one array. A call whose requests are all ordinary goes
 // straight to PMPI_* while no operation of the library is in flight; otherwise to the library's CC_
 // function of the same signature, which advances the library's operations while it waits.

@@ -1,0 +1,95 @@
+// The errors suite, requests and completion, as an unmodified MPI program: MPI's own names
+// (support/mpi_api.hpp), which libcartcoll_mpi serves where it is preloaded or linked. A failed
+// ordinary request completed by every MPI_Wait*/MPI_Test* while a neighborhood operation is in
+// flight, copies of freed handles of the layer's neighborhood operations, and an uncommitted
+// datatype in a nonblocking call. CARTCOLL_TEST_EXPECT (layer or native) says whether the layer must
+// be in front of MPI; on MPI alone only the failed ordinary requests and the uncommitted datatype
+// run (a freed handle is undefined there), on a ring, whose pairing every MPI agrees on.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "../support/cart_fixture.hpp"
+#include "../support/error_checks.hpp"
+#include "../support/mpi_api.hpp"
+#include "../support/watchdog.hpp"
+#include "request_cases.hpp"
+
+using namespace support;
+
+namespace {
+
+constexpr std::chrono::seconds deadline{60};
+
+bool layer_expected() {
+  const char* expect = std::getenv("CARTCOLL_TEST_EXPECT");
+  return expect != nullptr && std::string(expect) == "layer";
+}
+
+// Whether MPI_Wait is the layer's: the object that defines it is not the MPI library.
+bool layer_in_front() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&MPI_Wait), &info) == 0 || info.dli_fname == nullptr) return false;
+  const std::string file = info.dli_fname;
+  return file.find("cartcoll") != std::string::npos || file.find("test_errors_layer") != std::string::npos;
+}
+
+class LayerErrors : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    comm_ = layer_expected() ? errors::graph_comm(3) : errors::ring_comm();
+  }
+  void TearDown() override { MPI_Comm_free(&comm_); }
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  Watchdog watchdog_{::testing::UnitTest::GetInstance()->current_test_info()->name(), deadline};
+};
+
+TEST_F(LayerErrors, IsWhereExpected) { EXPECT_EQ(layer_in_front(), layer_expected()); }
+
+TEST_F(LayerErrors, TruncatedOrdinaryReceiveIsReportedByEveryCompletion) {
+  if (world_size() < 2) GTEST_SKIP() << "Open MPI 4.1.4 reports no truncation of a message to the process itself";
+  for (const errors::Completer how : errors::all_completers) {
+    for (const bool with_statuses : {true, false})
+      for (const bool with_operation : {true, false})
+        errors::truncated_receive(comm_, how, with_statuses, with_operation, mpi_names_api);
+  }
+  errors::expect_usable(comm_, mpi_names_api);
+}
+
+TEST_F(LayerErrors, TruncatedOrdinaryReceiveSeenByGetStatus) {
+  if (world_size() < 2) GTEST_SKIP() << "Open MPI 4.1.4 reports no truncation of a message to the process itself";
+  errors::truncated_receive_status(comm_, mpi_names_api);
+  errors::expect_usable(comm_, mpi_names_api);
+}
+
+TEST_F(LayerErrors, StaleCopiesOfFreedRequestsAreErrRequest) {
+  if (!layer_expected()) GTEST_SKIP() << "a freed handle is undefined to MPI alone";
+  errors::stale_library_handles(comm_, mpi_names_api);
+  errors::expect_usable(comm_, mpi_names_api);
+}
+
+// An uncommitted copy of MPI_INT as send or receive datatype of MPI_Ineighbor_alltoall: MPI_ERR_TYPE
+// at the call on every process, as MPI's own call reports it.
+TEST_F(LayerErrors, UncommittedDatatypeFailsTheNonblockingCall) {
+  MPI_Datatype uncommitted = MPI_DATATYPE_NULL;
+  MPI_Type_contiguous(1, MPI_INT, &uncommitted);
+  std::vector<int> send(64, 1), recv(64, 0);
+  for (const bool on_send : {true, false}) {
+    MPI_Request request = MPI_REQUEST_NULL;
+    const int code = MPI_Ineighbor_alltoall(send.data(), 1, on_send ? uncommitted : MPI_INT, recv.data(), 1,
+                                            on_send ? MPI_INT : uncommitted, comm_, &request);
+    expect_class_everywhere(code, MPI_ERR_TYPE);
+    EXPECT_EQ(request, MPI_REQUEST_NULL) << "no request is made";
+  }
+  MPI_Type_free(&uncommitted);
+  errors::expect_usable(comm_, mpi_names_api);
+}
+
+}  // namespace
