@@ -138,7 +138,8 @@ std::uint64_t agree(MPI_Comm comm, const std::optional<Error>& local_error, std:
   }
   for (std::size_t bit = 0; bit < 64; ++bit) values[1 + 2 * n + bit] = static_cast<int>((or_bits >> bit) & 1u);
   allreduce_max(comm, values);
-  if (local_error) throw *local_error;
+  // Processes that failed differently all throw the largest kind, so every process sees one class.
+  if (local_error && static_cast<int>(local_error->kind()) + 1 == values[0]) throw *local_error;
   if (values[0] != 0) throw Error(static_cast<Errc>(values[0] - 1), "another process passed a bad argument");
   for (std::size_t i = 0; i < n; ++i)
     if (values[1 + i] != -values[1 + n + i]) throw mismatches[i];
