@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iterator>
 #include <limits>
+#include <numeric>
 #include <sstream>
 #include <vector>
 
@@ -29,8 +30,8 @@ constexpr int warm_ups = 2;
 constexpr int fewest_runs = 7, most_runs = 31;
 constexpr double run_budget_seconds = 0.25;
 constexpr double tie_margin = 0.02;
-// The trial's bound: a candidate whose first run (maximum over processes) took more than this many
-// times the fastest first run is not run again; one the cost model prices at more than
+// The trial's bound: a candidate whose quickest warm-up run (maximum over processes) took more than
+// this many times the quickest is not run again; one the cost model prices at more than
 // unrun_factor times the cheapest is not run at all (a schedule of 100,000 messages against one of a
 // few: its one run would cost seconds where the winner's takes a millisecond).
 constexpr double give_up_factor = 4;
@@ -144,24 +145,45 @@ int agreed_runs(double warm_up_seconds, MPI_Comm comm, double budget_seconds) {
   return static_cast<int>(std::clamp(budget_seconds / per_run, double{fewest_runs}, double{most_runs}));
 }
 
-// Each candidate's median run time and runs. Every candidate runs once, and the times (maximum over
-// processes, so every process keeps the same candidates) drop those over give_up_factor times the
-// fastest: they run no more. The others run a second warm-up and then as often as the budget allows,
+// One warm-up round of the candidates still `kept`: each runs once, the times (maximum over
+// processes) lower `quickest` (each candidate's quickest run so far), and a candidate whose quickest
+// run is over give_up_factor times the quickest of all leaves `kept`: it runs no more. Every process
+// keeps the same candidates (agreed times). Returns the round's seconds, summed over those kept.
+double warm_up_round(std::span<Candidate* const> runners, MPI_Comm comm, std::vector<std::size_t>& kept,
+                     Measured& measured, std::vector<double>& quickest) {
+  std::vector<double> times(kept.size());
+  for (std::size_t k = 0; k < kept.size(); ++k) times[k] = runners[kept[k]]->run();
+  allreduce_max(comm, times);
+  for (std::size_t k = 0; k < kept.size(); ++k) {
+    quickest[kept[k]] = std::min(quickest[kept[k]], times[k]);
+    measured.medians[kept[k]] = times[k];
+    ++measured.runs[kept[k]];
+  }
+  const double best = *std::min_element(quickest.begin(), quickest.end());
+  double seconds = 0;
+  std::vector<std::size_t> still;
+  for (std::size_t k = 0; k < kept.size(); ++k)
+    if (quickest[kept[k]] <= give_up_factor * best) {
+      still.push_back(kept[k]);
+      seconds += times[k];
+    }
+  kept = std::move(still);
+  return seconds;
+}
+
+// Each candidate's median run time and runs. Two warm-up rounds drop the candidates that ran over
+// give_up_factor times the quickest (warm_up_round: a first run may be slow for the winner too, as it
+// builds its datatypes; the second is warm). The others run as often as the budget allows,
 // interleaved, so drift in the machine's load hits every candidate alike; a run's time is the maximum
 // over processes (one allreduce at the end), as the benchmark counts it.
 Measured median_times(std::span<Candidate* const> runners, MPI_Comm comm, double budget_seconds = run_budget_seconds) {
-  Measured measured{std::vector<double>(runners.size()), std::vector<int>(runners.size(), 1)};
-  for (std::size_t c = 0; c < runners.size(); ++c) measured.medians[c] = runners[c]->run();
-  allreduce_max(comm, measured.medians);
-  const double fastest = *std::min_element(measured.medians.begin(), measured.medians.end());
-  std::vector<std::size_t> kept;
+  Measured measured{std::vector<double>(runners.size()), std::vector<int>(runners.size(), 0)};
+  std::vector<double> quickest(runners.size(), std::numeric_limits<double>::infinity());
+  std::vector<std::size_t> kept(runners.size());
+  std::iota(kept.begin(), kept.end(), std::size_t{0});
   double warm_up_seconds = 0;
-  for (std::size_t c = 0; c < runners.size(); ++c)
-    if (measured.medians[c] <= give_up_factor * fastest) {
-      kept.push_back(c);
-      warm_up_seconds += measured.medians[c] + runners[c]->run();
-    }
-  const int runs = agreed_runs(warm_up_seconds, comm, budget_seconds);
+  for (int round = 0; round < warm_ups; ++round) warm_up_seconds = warm_up_round(runners, comm, kept, measured, quickest);
+  const int runs = agreed_runs(warm_ups * warm_up_seconds, comm, budget_seconds);
   const auto per_candidate = static_cast<std::size_t>(runs);
   std::vector<double> times(kept.size() * per_candidate);
   for (std::size_t run = 0; run < per_candidate; ++run)
@@ -169,7 +191,7 @@ Measured median_times(std::span<Candidate* const> runners, MPI_Comm comm, double
   allreduce_max(comm, times);
   for (std::size_t k = 0; k < kept.size(); ++k) {
     measured.medians[kept[k]] = median(std::span<const double>(times).subspan(k * per_candidate, per_candidate));
-    measured.runs[kept[k]] = warm_ups + runs;
+    measured.runs[kept[k]] += runs;
   }
   return measured;
 }

@@ -1,7 +1,7 @@
 // `auto`'s trial is bounded (docs/semantics.md rule 24): on a neighborhood of thousands of repeated
 // offsets, where trivial sends a message per offset and combining one per phase, the first blocking
-// alltoall runs trivial at most once (the model prices it out, or its first run takes more than 4x
-// combining's), chooses combining on every process, and delivers every block. What ran is read from
+// alltoall runs trivial at most in its two warm-ups (the model prices it out; else it takes more than
+// 4x combining's time there), chooses combining on every process, and delivers every block. What ran is read from
 // rank 0's CARTCOLL_VERBOSE_AUTO line, never from the clock.
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -46,7 +46,7 @@ std::string stderr_of(Action&& action) {
   return text.str();
 }
 
-TEST(TrialBudget, ASlowCandidateRunsAtMostOnce) {
+TEST(TrialBudget, ASlowCandidateStopsAfterItsWarmUps) {
   const support::Watchdog watchdog("TrialBudget", std::chrono::seconds(90));
   const int p = world_size(), rank = world_rank();
   ASSERT_EQ(setenv("CARTCOLL_VERBOSE_AUTO", "1", 1), 0);
@@ -70,7 +70,7 @@ TEST(TrialBudget, ASlowCandidateRunsAtMostOnce) {
     SCOPED_TRACE(said);
     std::smatch trivial;
     ASSERT_TRUE(std::regex_search(said, trivial, std::regex(" trivial (not run \\(|[^;]* us, ([0-9]+) runs?;)")));
-    if (trivial[2].matched) EXPECT_EQ(trivial[2].str(), "1") << "trivial ran again after a slow first run";
+    if (trivial[2].matched) EXPECT_LE(std::stoi(trivial[2].str()), 2) << "trivial ran on after its slow warm-ups";
     EXPECT_NE(said.find("chose combining"), std::string::npos);
   }
   MPI_Comm_free(&cart);
