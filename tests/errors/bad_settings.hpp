@@ -18,6 +18,10 @@ struct BadSetting {
   std::string value;
   int error_class;
   bool bad_alone;  // a bad value by itself; else only bad where it differs from other processes
+  // Also tried where each try costs more (a communicator, or MPICH's oversubscribed collectives):
+  // on every kind of communicator but the one that meets every case, and through the layer. One
+  // value of each variable.
+  bool on_every_kind = false;
 };
 
 // The path of a file of this run (named after rank 0's process id, so that runs side by side never
@@ -42,23 +46,23 @@ inline std::string run_file(const char* name, const char* text = nullptr) {
 // Collective over MPI_COMM_WORLD: rank 0 writes the profile files.
 inline std::vector<BadSetting> bad_settings() {
   return {
-      {"CARTCOLL_ALGORITHM", "nonsense", MPI_ERR_INFO_VALUE, true},
-      {"CARTCOLL_COMBINING_PHASES", "-3", MPI_ERR_INFO_VALUE, true},
+      {"CARTCOLL_ALGORITHM", "nonsense", MPI_ERR_INFO_VALUE, true, true},
+      {"CARTCOLL_COMBINING_PHASES", "-3", MPI_ERR_INFO_VALUE, true, true},
       {"CARTCOLL_COMBINING_THRESHOLD", "many", MPI_ERR_INFO_VALUE, true},
-      {"CARTCOLL_NODE_SIZE", "garbage", MPI_ERR_INFO_VALUE, true},
+      {"CARTCOLL_NODE_SIZE", "garbage", MPI_ERR_INFO_VALUE, true, true},
       {"CARTCOLL_NODE_SIZE", "0", MPI_ERR_INFO_VALUE, true},
-      {"CARTCOLL_ROUTING_DIMS", "garbage", MPI_ERR_INFO_VALUE, true},
+      {"CARTCOLL_ROUTING_DIMS", "garbage", MPI_ERR_INFO_VALUE, true, true},
       {"CARTCOLL_ROUTING_DIMS", "-1", MPI_ERR_INFO_VALUE, true},
-      {"CARTCOLL_ASSERT_UNIFORM_BLOCKS", "maybe", MPI_ERR_INFO_VALUE, true},
-      {"CARTCOLL_MAX_TAG", "abc", MPI_ERR_ARG, true},
+      {"CARTCOLL_ASSERT_UNIFORM_BLOCKS", "maybe", MPI_ERR_INFO_VALUE, true, true},
+      {"CARTCOLL_MAX_TAG", "abc", MPI_ERR_ARG, true, true},
       {"CARTCOLL_MAX_TAG", "5", MPI_ERR_ARG, true},
       {"CARTCOLL_MAX_TAG", "0", MPI_ERR_ARG, true},
       {"CARTCOLL_MAX_TAG", "1e23", MPI_ERR_ARG, true},
       {"CARTCOLL_MAX_TAG", "100000000000000000000000", MPI_ERR_ARG, true},
-      {"CARTCOLL_MAX_TAG", "200", MPI_ERR_ARG, false},
-      {"CARTCOLL_STAGE_BYTES", "xyz", MPI_ERR_ARG, true},
+      {"CARTCOLL_MAX_TAG", "200", MPI_ERR_ARG, false, true},
+      {"CARTCOLL_STAGE_BYTES", "xyz", MPI_ERR_ARG, true, true},
       {"CARTCOLL_STAGE_BYTES", "-1", MPI_ERR_ARG, true},
-      {"CARTCOLL_PROFILE", "/nonexistent/cartcoll.profile", MPI_ERR_ARG, true},
+      {"CARTCOLL_PROFILE", "/nonexistent/cartcoll.profile", MPI_ERR_ARG, true, true},
       {"CARTCOLL_PROFILE", "/tmp", MPI_ERR_ARG, true},  // a directory: unreadable as a profile
       {"CARTCOLL_PROFILE", run_file("negative", "1e-6 -1e-6 1e-9\n"), MPI_ERR_ARG, true},
       {"CARTCOLL_PROFILE", run_file("short", "1e-6 1e-6\n"), MPI_ERR_ARG, true},
@@ -78,6 +82,13 @@ inline void remove_files() {
 
 // Where a setting is bad on one process only, that process is the last.
 inline bool sets_it(bool everywhere, int rank, int size) { return everywhere || rank == size - 1; }
+
+// Whether a case is tried: on one process (where it can differ from the others) or on all (where the
+// value is bad by itself), and, where not `every_case`, only where `on_every_kind` says so.
+inline bool tried(const BadSetting& setting, bool everywhere, int size, bool every_case) {
+  if (!every_case && !setting.on_every_kind) return false;
+  return everywhere ? setting.bad_alone : size > 1 || setting.bad_alone;
+}
 
 inline std::string describe(const BadSetting& setting, bool everywhere) {
   return std::string(setting.variable) + "=" + setting.value + (everywhere ? " on every process" : " on one process");

@@ -1,9 +1,10 @@
 // Bad settings on every kind of communicator (docs/semantics.md rule 74): each value of
 // bad_settings.hpp on the last process only and on every process must be its class on every
-// process, at Cart_neighborhood_create, CC_Dist_graph_create(_adjacent), and the first blocking or
-// *_init call on communicators MPI made (MPI_Dist_graph_create_adjacent, MPI_Cart_create); then the
-// setting is removed and a fresh communicator, or the same one MPI made, carries a full alltoall
-// whose blocks depend on sender, block and element (the graph reference model checks it).
+// process, at Cart_neighborhood_create, CC_Dist_graph_create(_adjacent), and the first blocking,
+// *_init or nonblocking call on communicators MPI made (MPI_Dist_graph_create_adjacent,
+// MPI_Cart_create). After the cases, without the bad settings, a fresh communicator, or the same one
+// MPI made, carries a full alltoall whose blocks depend on sender, block and element (the graph
+// reference model checks it).
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -25,7 +26,7 @@ using errors_suite::BadSetting;
 using support::world_rank;
 using support::world_size;
 
-constexpr std::chrono::seconds deadline{60};
+constexpr std::chrono::seconds deadline{90};
 
 class SettingsErrors : public testing::Test {
  protected:
@@ -47,20 +48,19 @@ void expect_full_call(MPI_Comm comm, const cartcoll::Graph& graph,
   EXPECT_EQ(exchange.mismatch(), "") << exchange.describe();
 }
 
-// Each bad setting on one process, then on every process: `attempt` makes the call that agrees on
-// settings and returns its code; `afterwards` runs once the setting is removed again.
-void for_each_bad_setting(const std::function<int()>& attempt, const std::function<void()>& afterwards) {
-  const support::Watchdog watchdog(testing::UnitTest::GetInstance()->current_test_info()->name(), deadline);
+// Each bad setting on one process, then on every process (all of them where `every_case`, else those
+// marked on_every_kind): `attempt` makes the call that agrees on settings and returns its code.
+// Afterwards the caller makes a full call.
+void for_each_bad_setting(bool every_case, const std::function<int()>& attempt) {
   const int rank = world_rank(), size = world_size();
   for (const BadSetting& setting : errors_suite::bad_settings())
     for (const bool everywhere : {false, true}) {
-      if (everywhere ? !setting.bad_alone : size == 1 && !setting.bad_alone) continue;
+      if (!errors_suite::tried(setting, everywhere, size, every_case)) continue;
       SCOPED_TRACE(errors_suite::describe(setting, everywhere));
       if (errors_suite::sets_it(everywhere, rank, size)) ASSERT_EQ(setenv(setting.variable, setting.value.c_str(), 1), 0);
       const int code = attempt();
       ASSERT_EQ(unsetenv(setting.variable), 0);
       support::expect_class_everywhere(code, setting.error_class);
-      afterwards();
     }
   errors_suite::remove_files();
 }
@@ -105,116 +105,86 @@ int cart_ring(MPI_Comm* cart) {
   return Cart_neighborhood_create(MPI_COMM_WORLD, 1, dims, periods, 3, offsets, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, cart);
 }
 
+// Creation fails before anything is made (one agreement); then a fresh communicator works.
+// CC_Dist_graph_create_adjacent meets every case.
 TEST_F(SettingsErrors, CartNeighborhoodCreate) {
-  for_each_bad_setting([] { return failed_creation(cart_ring); }, [] { fresh_one_works(cart_ring, true); });
+  const support::Watchdog watchdog("CartNeighborhoodCreate", deadline);
+  for_each_bad_setting(false, [] { return failed_creation(cart_ring); });
+  fresh_one_works(cart_ring, true);
 }
 
 TEST_F(SettingsErrors, DistGraphCreateAdjacent) {
+  const support::Watchdog watchdog("DistGraphCreateAdjacent", deadline);
   const auto create = [](MPI_Comm* graph) { return ring_adjacent(CC_Dist_graph_create_adjacent, graph); };
-  for_each_bad_setting([&] { return failed_creation(create); }, [&] { fresh_one_works(create); });
+  for_each_bad_setting(true, [&] { return failed_creation(create); });
+  fresh_one_works(create);
 }
 
 TEST_F(SettingsErrors, DistGraphCreate) {
-  for_each_bad_setting([] { return failed_creation(ring_by_edges); }, [] { fresh_one_works(ring_by_edges); });
+  const support::Watchdog watchdog("DistGraphCreate", deadline);
+  for_each_bad_setting(false, [] { return failed_creation(ring_by_edges); });
+  fresh_one_works(ring_by_edges);
 }
 
-// A communicator MPI made, set up by its first blocking call: the failed set-up attaches nothing, so
-// the same communicator sets up again at the next blocking call, without the bad setting.
-TEST_F(SettingsErrors, FirstBlockingCallOnAGraphMpiMade) {
-  MPI_Comm graph = MPI_COMM_NULL;
-  const auto fresh = [&] {
-    if (graph != MPI_COMM_NULL) MPI_Comm_free(&graph);
-    ASSERT_EQ(ring_adjacent(MPI_Dist_graph_create_adjacent, &graph), MPI_SUCCESS);
-  };
-  fresh();
-  const cartcoll::Graph lists = support::gather_topology(graph);
+// A communicator MPI made, set up by its first blocking or *_init call, or not set up by a nonblocking
+// one (which does not communicate: a setting bad on every process fails on every process; where it is
+// bad on some only, those fail and the others' requests wait, as rule 30 says of local checks). A
+// failed call attaches nothing, so the same communicator meets every case, and afterwards, without the
+// bad setting, sets up at its next blocking call and carries it.
+void first_calls_fail_then_work(MPI_Comm comm, support::Form form, support::Pairing pairing) {
+  const cartcoll::Graph lists = support::gather_topology(comm);
   const support::TestTypes types;
   support::GraphCase exchange(support::Op::alltoall, support::Variant::plain, support::Sizes::per_edge, types, lists,
-                              world_rank(), 3);
-  for_each_bad_setting(
-      [&] {
-        exchange.prepare(0);
-        return exchange.call(support::Form::blocking, graph, nullptr);
-      },
-      [&] {
-        expect_full_call(graph, lists);
-        fresh();
-      });
+                              world_rank(), 3, pairing);
+  const bool nonblocking = form == support::Form::nonblocking;
+  const int rank = world_rank(), size = world_size();
+  for (const BadSetting& setting : errors_suite::bad_settings())
+    for (const bool everywhere : {false, true}) {
+      if (!errors_suite::tried(setting, everywhere, size, false) || (nonblocking && !everywhere)) continue;
+      SCOPED_TRACE(errors_suite::describe(setting, everywhere));
+      exchange.prepare(0);
+      if (errors_suite::sets_it(everywhere, rank, size)) ASSERT_EQ(setenv(setting.variable, setting.value.c_str(), 1), 0);
+      MPI_Request request = MPI_REQUEST_NULL;
+      const int code = exchange.call(form, comm, form == support::Form::blocking ? nullptr : &request);
+      ASSERT_EQ(unsetenv(setting.variable), 0);
+      EXPECT_EQ(request, MPI_REQUEST_NULL);
+      support::expect_class_everywhere(code, setting.error_class);
+    }
+  errors_suite::remove_files();
+  expect_full_call(comm, lists, pairing);
+}
+
+TEST_F(SettingsErrors, FirstBlockingCallOnAGraphMpiMade) {
+  const support::Watchdog watchdog("FirstBlockingCallOnAGraphMpiMade", deadline);
+  MPI_Comm graph = MPI_COMM_NULL;
+  ASSERT_EQ(ring_adjacent(MPI_Dist_graph_create_adjacent, &graph), MPI_SUCCESS);
+  first_calls_fail_then_work(graph, support::Form::blocking, support::Pairing::kth_occurrence);
   MPI_Comm_free(&graph);
 }
 
 TEST_F(SettingsErrors, FirstInitCallOnAGraphMpiMade) {
+  const support::Watchdog watchdog("FirstInitCallOnAGraphMpiMade", deadline);
   MPI_Comm graph = MPI_COMM_NULL;
   ASSERT_EQ(ring_adjacent(MPI_Dist_graph_create_adjacent, &graph), MPI_SUCCESS);
-  const cartcoll::Graph lists = support::gather_topology(graph);
-  const support::TestTypes types;
-  support::GraphCase exchange(support::Op::alltoall, support::Variant::plain, support::Sizes::per_edge, types, lists,
-                              world_rank(), 5);
-  for_each_bad_setting(
-      [&] {
-        exchange.prepare(0);
-        MPI_Request request = MPI_REQUEST_NULL;
-        const int code = exchange.call(support::Form::persistent, graph, &request);
-        EXPECT_EQ(request, MPI_REQUEST_NULL);
-        return code;
-      },
-      [&] {
-        expect_full_call(graph, lists);
-        MPI_Comm_free(&graph);
-        ASSERT_EQ(ring_adjacent(MPI_Dist_graph_create_adjacent, &graph), MPI_SUCCESS);
-      });
+  first_calls_fail_then_work(graph, support::Form::persistent, support::Pairing::kth_occurrence);
+  MPI_Comm_free(&graph);
+}
+
+TEST_F(SettingsErrors, FirstNonblockingCallWithASettingBadEverywhere) {
+  const support::Watchdog watchdog("FirstNonblockingCallWithASettingBadEverywhere", deadline);
+  MPI_Comm graph = MPI_COMM_NULL;
+  ASSERT_EQ(ring_adjacent(MPI_Dist_graph_create_adjacent, &graph), MPI_SUCCESS);
+  first_calls_fail_then_work(graph, support::Form::nonblocking, support::Pairing::kth_occurrence);
   MPI_Comm_free(&graph);
 }
 
 TEST_F(SettingsErrors, FirstBlockingCallOnACartesianTopologyMpiMade) {
+  const support::Watchdog watchdog("FirstBlockingCallOnACartesianTopologyMpiMade", deadline);
   const int dims[] = {world_size()}, periods[] = {1};
   MPI_Comm cart = MPI_COMM_NULL;
-  const auto fresh = [&] {
-    if (cart != MPI_COMM_NULL) MPI_Comm_free(&cart);
-    ASSERT_EQ(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &cart), MPI_SUCCESS);
-  };
-  fresh();
-  const cartcoll::Graph lists = support::gather_topology(cart);
-  const support::TestTypes types;
-  support::GraphCase exchange(support::Op::alltoall, support::Variant::plain, support::Sizes::per_edge, types, lists,
-                              world_rank(), 9, support::Pairing::cartesian);
-  for_each_bad_setting(
-      [&] {
-        exchange.prepare(0);
-        return exchange.call(support::Form::blocking, cart, nullptr);
-      },
-      [&] {
-        expect_full_call(cart, lists, support::Pairing::cartesian);
-        fresh();
-      });
+  ASSERT_EQ(MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &cart), MPI_SUCCESS);
+  first_calls_fail_then_work(cart, support::Form::blocking, support::Pairing::cartesian);
   MPI_Comm_free(&cart);
-}
-
-// A nonblocking first call may not communicate: a setting bad on every process fails on every process
-// (where it is bad on some only, those fail and the others' requests wait, as rule 30 says of local
-// checks); nothing is attached, so a blocking call afterwards sets the communicator up.
-TEST_F(SettingsErrors, NonblockingFirstCallWithASettingBadEverywhere) {
-  const support::Watchdog watchdog("NonblockingFirstCallWithASettingBadEverywhere", deadline);
-  for (const BadSetting& setting : errors_suite::bad_settings()) {
-    if (!setting.bad_alone) continue;
-    SCOPED_TRACE(errors_suite::describe(setting, true));
-    MPI_Comm graph = MPI_COMM_NULL;
-    ASSERT_EQ(ring_adjacent(MPI_Dist_graph_create_adjacent, &graph), MPI_SUCCESS);
-    const cartcoll::Graph lists = support::gather_topology(graph);
-    const support::TestTypes types;
-    support::GraphCase exchange(support::Op::alltoall, support::Variant::plain, support::Sizes::per_edge, types, lists,
-                                world_rank(), 11);
-    exchange.prepare(0);
-    ASSERT_EQ(setenv(setting.variable, setting.value.c_str(), 1), 0);
-    MPI_Request request = MPI_REQUEST_NULL;
-    const int code = exchange.call(support::Form::nonblocking, graph, &request);
-    ASSERT_EQ(unsetenv(setting.variable), 0);
-    EXPECT_EQ(request, MPI_REQUEST_NULL);
-    support::expect_class_everywhere(code, setting.error_class);
-    expect_full_call(graph, lists);
-    MPI_Comm_free(&graph);
-  }
-  errors_suite::remove_files();
 }
 
 }  // namespace
