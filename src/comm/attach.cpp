@@ -4,8 +4,8 @@
 
 #include "../exec/mpi_check.hpp"
 #include "../util/neighborhoods.hpp"
-#include "cartcoll/cartesian_detection.hpp"
 #include "../exec/mpi_handles.hpp"
+#include "cartcoll/cartesian_detection.hpp"
 #include "graph_create.hpp"
 #include "settings.hpp"
 
@@ -111,10 +111,12 @@ std::shared_ptr<CommState> state_for_collective(MPI_Comm comm, bool may_block) {
   // Started, not made: a blocking call waits for it in the progress engine, which moves the
   // process's other operations on meanwhile (a peer may be waiting for one of them).
   auto library = LibraryComm::started(comm);
+  // Settings agreed on the duplicate; a failure attaches nothing, so the next call agrees again.
   Settings settings;
-  if (may_block) {  // settings agreed on the duplicate; a failure attaches nothing, so the next call agrees again
+  if (may_block) {
     const MPI_Comm library_comm = library->ready();
-    if (const GraphNeighborhood* graph = neighborhood.graph(); graph != nullptr && mpi_topology_of(comm) == MPI_DIST_GRAPH) {
+    const GraphNeighborhood* graph = neighborhood.graph();
+    if (graph != nullptr && mpi_topology_of(comm) == MPI_DIST_GRAPH) {
       neighborhood = neighborhood_at_first_call(comm, library_comm, *graph, settings);
     } else {
       std::optional<int> node_size;  // node-combining's nodes are a graph setting: validated, unused here

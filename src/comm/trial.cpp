@@ -119,7 +119,8 @@ void report(const CommState& state, const Layout& layout, std::span<const Algori
     else if (measured.runs[c] == 0)
       line << " not run (the model prices it over " << unrun_factor << "x the cheapest);";
     else
-      line << ' ' << measured.medians[c] * 1e6 << " us, " << measured.runs[c] << (measured.runs[c] == 1 ? " run;" : " runs;");
+      line << ' ' << measured.medians[c] * 1e6 << " us, " << measured.runs[c]
+           << (measured.runs[c] == 1 ? " run;" : " runs;");
   }
   line << " chose " << chosen.name() << '\n';
   std::fputs(line.str().c_str(), stderr);
@@ -181,9 +182,9 @@ Measured median_times(std::span<Candidate* const> runners, MPI_Comm comm, double
   std::vector<double> quickest(runners.size(), std::numeric_limits<double>::infinity());
   std::vector<std::size_t> kept(runners.size());
   std::iota(kept.begin(), kept.end(), std::size_t{0});
-  double warm_up_seconds = 0;
-  for (int round = 0; round < warm_ups; ++round) warm_up_seconds = warm_up_round(runners, comm, kept, measured, quickest);
-  const int runs = agreed_runs(warm_ups * warm_up_seconds, comm, budget_seconds);
+  double round_seconds = 0;  // the last (warm) round's, standing for every round of those kept
+  for (int round = 0; round < warm_ups; ++round) round_seconds = warm_up_round(runners, comm, kept, measured, quickest);
+  const int runs = agreed_runs(warm_ups * round_seconds, comm, budget_seconds);
   const auto per_candidate = static_cast<std::size_t>(runs);
   std::vector<double> times(kept.size() * per_candidate);
   for (std::size_t run = 0; run < per_candidate; ++run)

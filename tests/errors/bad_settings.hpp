@@ -3,6 +3,7 @@
 // budget"), shared by the programs that call the library and the unmodified program run through
 // libcartcoll_mpi: each is set on one process or on all, the call that agrees on settings must fail
 // with `error_class` on every process, and the setting is then removed again.
+#include <gtest/gtest.h>
 #include <mpi.h>
 #include <unistd.h>
 
@@ -10,6 +11,8 @@
 #include <cstdlib>
 #include <string>
 #include <vector>
+
+#include "../support/error_checks.hpp"
 
 namespace errors_suite {
 
@@ -92,6 +95,27 @@ inline bool tried(const BadSetting& setting, bool everywhere, int size, bool eve
 
 inline std::string describe(const BadSetting& setting, bool everywhere) {
   return std::string(setting.variable) + "=" + setting.value + (everywhere ? " on every process" : " on one process");
+}
+
+// Each case tried (all where `every_case`, else those on_every_kind; on every process only where
+// `everywhere_only`): the value set on the processes sets_it names, `attempt` (the call that agrees
+// on settings, returning its code), the value removed, the class expected on every process.
+// Collective over MPI_COMM_WORLD.
+template <typename Attempt>
+void for_each_case(bool every_case, bool everywhere_only, Attempt&& attempt) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (const BadSetting& setting : bad_settings())
+    for (const bool everywhere : {false, true}) {
+      if (!tried(setting, everywhere, size, every_case) || (everywhere_only && !everywhere)) continue;
+      SCOPED_TRACE(describe(setting, everywhere));
+      if (sets_it(everywhere, rank, size)) ASSERT_EQ(setenv(setting.variable, setting.value.c_str(), 1), 0);
+      const int code = attempt();
+      ASSERT_EQ(unsetenv(setting.variable), 0);
+      support::expect_class_everywhere(code, setting.error_class);
+    }
+  remove_files();
 }
 
 }  // namespace errors_suite

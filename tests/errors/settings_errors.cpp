@@ -22,7 +22,6 @@
 
 namespace {
 
-using errors_suite::BadSetting;
 using support::world_rank;
 using support::world_size;
 
@@ -46,23 +45,6 @@ void expect_full_call(MPI_Comm comm, const cartcoll::Graph& graph,
   exchange.prepare(0);
   ASSERT_EQ(exchange.call(support::Form::blocking, comm, nullptr), MPI_SUCCESS) << exchange.describe();
   EXPECT_EQ(exchange.mismatch(), "") << exchange.describe();
-}
-
-// Each bad setting on one process, then on every process (all of them where `every_case`, else those
-// marked on_every_kind): `attempt` makes the call that agrees on settings and returns its code.
-// Afterwards the caller makes a full call.
-void for_each_bad_setting(bool every_case, const std::function<int()>& attempt) {
-  const int rank = world_rank(), size = world_size();
-  for (const BadSetting& setting : errors_suite::bad_settings())
-    for (const bool everywhere : {false, true}) {
-      if (!errors_suite::tried(setting, everywhere, size, every_case)) continue;
-      SCOPED_TRACE(errors_suite::describe(setting, everywhere));
-      if (errors_suite::sets_it(everywhere, rank, size)) ASSERT_EQ(setenv(setting.variable, setting.value.c_str(), 1), 0);
-      const int code = attempt();
-      ASSERT_EQ(unsetenv(setting.variable), 0);
-      support::expect_class_everywhere(code, setting.error_class);
-    }
-  errors_suite::remove_files();
 }
 
 int previous_rank() { return (world_rank() + world_size() - 1) % world_size(); }
@@ -109,20 +91,20 @@ int cart_ring(MPI_Comm* cart) {
 // CC_Dist_graph_create_adjacent meets every case.
 TEST_F(SettingsErrors, CartNeighborhoodCreate) {
   const support::Watchdog watchdog("CartNeighborhoodCreate", deadline);
-  for_each_bad_setting(false, [] { return failed_creation(cart_ring); });
+  errors_suite::for_each_case(false, false, [] { return failed_creation(cart_ring); });
   fresh_one_works(cart_ring, true);
 }
 
 TEST_F(SettingsErrors, DistGraphCreateAdjacent) {
   const support::Watchdog watchdog("DistGraphCreateAdjacent", deadline);
   const auto create = [](MPI_Comm* graph) { return ring_adjacent(CC_Dist_graph_create_adjacent, graph); };
-  for_each_bad_setting(true, [&] { return failed_creation(create); });
+  errors_suite::for_each_case(true, false, [&] { return failed_creation(create); });
   fresh_one_works(create);
 }
 
 TEST_F(SettingsErrors, DistGraphCreate) {
   const support::Watchdog watchdog("DistGraphCreate", deadline);
-  for_each_bad_setting(false, [] { return failed_creation(ring_by_edges); });
+  errors_suite::for_each_case(false, false, [] { return failed_creation(ring_by_edges); });
   fresh_one_works(ring_by_edges);
 }
 
@@ -136,21 +118,13 @@ void first_calls_fail_then_work(MPI_Comm comm, support::Form form, support::Pair
   const support::TestTypes types;
   support::GraphCase exchange(support::Op::alltoall, support::Variant::plain, support::Sizes::per_edge, types, lists,
                               world_rank(), 3, pairing);
-  const bool nonblocking = form == support::Form::nonblocking;
-  const int rank = world_rank(), size = world_size();
-  for (const BadSetting& setting : errors_suite::bad_settings())
-    for (const bool everywhere : {false, true}) {
-      if (!errors_suite::tried(setting, everywhere, size, false) || (nonblocking && !everywhere)) continue;
-      SCOPED_TRACE(errors_suite::describe(setting, everywhere));
-      exchange.prepare(0);
-      if (errors_suite::sets_it(everywhere, rank, size)) ASSERT_EQ(setenv(setting.variable, setting.value.c_str(), 1), 0);
-      MPI_Request request = MPI_REQUEST_NULL;
-      const int code = exchange.call(form, comm, form == support::Form::blocking ? nullptr : &request);
-      ASSERT_EQ(unsetenv(setting.variable), 0);
-      EXPECT_EQ(request, MPI_REQUEST_NULL);
-      support::expect_class_everywhere(code, setting.error_class);
-    }
-  errors_suite::remove_files();
+  errors_suite::for_each_case(false, form == support::Form::nonblocking, [&] {
+    exchange.prepare(0);
+    MPI_Request request = MPI_REQUEST_NULL;
+    const int code = exchange.call(form, comm, form == support::Form::blocking ? nullptr : &request);
+    EXPECT_EQ(request, MPI_REQUEST_NULL);
+    return code;
+  });
   expect_full_call(comm, lists, pairing);
 }
 

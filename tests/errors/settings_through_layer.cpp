@@ -19,7 +19,6 @@
 
 namespace {
 
-using errors_suite::BadSetting;
 using support::world_rank;
 using support::world_size;
 
@@ -51,27 +50,10 @@ int cartesian(MPI_Comm* cart) {
   return MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, cart);
 }
 
-// Each bad setting marked on_every_kind, on the last process, then on every process, around
-// `attempt` (the call that agrees, returning its code).
-template <typename Attempt>
-void for_each_bad_setting(Attempt&& attempt) {
-  const int rank = world_rank(), size = world_size();
-  for (const BadSetting& setting : errors_suite::bad_settings())
-    for (const bool everywhere : {false, true}) {
-      if (!errors_suite::tried(setting, everywhere, size, false)) continue;
-      SCOPED_TRACE(errors_suite::describe(setting, everywhere));
-      if (errors_suite::sets_it(everywhere, rank, size)) ASSERT_EQ(setenv(setting.variable, setting.value.c_str(), 1), 0);
-      const int code = attempt();
-      ASSERT_EQ(unsetenv(setting.variable), 0);
-      support::expect_class_everywhere(code, setting.error_class);
-    }
-  errors_suite::remove_files();
-}
-
 TEST(SettingsThroughLayer, DistGraphCreateAdjacent) {
   const support::Watchdog watchdog("DistGraphCreateAdjacent", std::chrono::seconds(90));
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-  for_each_bad_setting([] {
+  errors_suite::for_each_case(false, false, [] {
     MPI_Comm graph = MPI_COMM_WORLD;
     const int code = ring(&graph);
     EXPECT_EQ(graph, MPI_COMM_NULL);
@@ -92,7 +74,7 @@ TEST(SettingsThroughLayer, FirstNeighborCallOnACartesianTopology) {
   const support::TestTypes types;
   support::GraphCase exchange(support::Op::alltoall, support::Variant::plain, support::Sizes::per_edge, types,
                               support::gather_topology(cart), world_rank(), 5, support::Pairing::cartesian);
-  for_each_bad_setting([&] {
+  errors_suite::for_each_case(false, false, [&] {
     exchange.prepare(0);
     return exchange.call(support::Form::blocking, cart, nullptr, mpi_alltoall());
   });
