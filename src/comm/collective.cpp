@@ -8,13 +8,20 @@
 
 namespace cartcoll::detail {
 
-SizeDigest block_size_digest(const Layout& layout) {
+SizeDigest digest_of(std::span<const std::uint64_t> values) {
   std::uint64_t hash = 14695981039346656037ull;
-  for (const BlockSpec& block : layout.recv) {
-    hash ^= static_cast<std::uint64_t>(bytes_of(block));
+  for (const std::uint64_t value : values) {
+    hash ^= value;
     hash *= 1099511628211ull;
   }
   return {static_cast<int>(hash & 0x7fffffffu), static_cast<int>((hash >> 32) & 0x7fffffffu)};
+}
+
+SizeDigest block_size_digest(const Layout& layout) {
+  std::vector<std::uint64_t> bytes;
+  bytes.reserve(layout.recv.size());
+  for (const BlockSpec& block : layout.recv) bytes.push_back(static_cast<std::uint64_t>(bytes_of(block)));
+  return digest_of(bytes);
 }
 
 namespace {

@@ -1,6 +1,5 @@
 #include "settings.hpp"
 
-#include <array>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -161,14 +160,11 @@ std::optional<CostModel> profile_from_environment() {
   return CostModel{values[0], values[1], values[2]};
 }
 
-// FNV-1a of a text as two non-negative ints (for agree()); unset and empty alike.
-std::array<int, 2> digest_of(const char* text) {
-  std::uint64_t hash = 14695981039346656037ull;
-  for (const char* c = text; c != nullptr && *c != '\0'; ++c) {
-    hash ^= static_cast<unsigned char>(*c);
-    hash *= 1099511628211ull;
-  }
-  return {static_cast<int>(hash & 0x7fffffffu), static_cast<int>((hash >> 32) & 0x7fffffffu)};
+// A digest of a text (for agree()); unset and empty alike.
+SizeDigest text_digest(const char* text) {
+  std::vector<std::uint64_t> characters;
+  for (const char* c = text; c != nullptr && *c != '\0'; ++c) characters.push_back(static_cast<unsigned char>(*c));
+  return digest_of(characters);
 }
 
 }  // namespace
@@ -202,7 +198,7 @@ void read_all_settings(Settings& settings, std::optional<int>& node_size, MPI_In
 }
 
 std::vector<int> settings_to_match(const Settings& settings, std::optional<int> node_size) {
-  const auto profile = digest_of(std::getenv("CARTCOLL_PROFILE"));
+  const SizeDigest profile = text_digest(std::getenv("CARTCOLL_PROFILE"));
   return {settings.algorithm.id(),
           settings.max_tag,
           profile[0],
