@@ -31,11 +31,14 @@ constexpr int fewest_runs = 7, most_runs = 31;
 constexpr double run_budget_seconds = 0.25;
 constexpr double tie_margin = 0.02;
 // The trial's bound: a candidate whose quickest warm-up run (maximum over processes) took more than
-// this many times the quickest is not run again; one the cost model prices at more than
-// unrun_factor times the cheapest is not run at all (a schedule of 100,000 messages against one of a
-// few: its one run would cost seconds where the winner's takes a millisecond).
+// give_up_factor times the quickest, and more than a run of the budget's most runs, is not run
+// again (a cheap run stays measured: it costs little, and a first run is slow for any candidate that
+// builds its datatypes); one the cost model prices at more than unrun_factor times the cheapest is
+// not run at all (a schedule of 100,000 messages against one of a few: its one run would cost
+// seconds where the winner's takes a millisecond).
 constexpr double give_up_factor = 4;
-constexpr double unrun_factor = 16;
+constexpr double unrun_factor = 64;
+constexpr double cheap_run_seconds = run_budget_seconds / most_runs;
 
 // One candidate as the call would run it. A persistent request builds everything once, at init, so
 // its runs time start and wait only. A repeated blocking call runs the execution it kept where
@@ -148,7 +151,7 @@ int agreed_runs(double warm_up_seconds, MPI_Comm comm, double budget_seconds) {
 
 // One warm-up round of the candidates still `kept`: each runs once, the times (maximum over
 // processes) lower `quickest` (each candidate's quickest run so far), and a candidate whose quickest
-// run is over give_up_factor times the quickest of all leaves `kept`: it runs no more. Every process
+// run is over give_up_factor times the quickest of all, and not cheap, leaves `kept`: it runs no more. Every process
 // keeps the same candidates (agreed times). Returns the round's seconds, summed over those kept.
 double warm_up_round(std::span<Candidate* const> runners, MPI_Comm comm, std::vector<std::size_t>& kept,
                      Measured& measured, std::vector<double>& quickest) {
@@ -164,7 +167,7 @@ double warm_up_round(std::span<Candidate* const> runners, MPI_Comm comm, std::ve
   double seconds = 0;
   std::vector<std::size_t> still;
   for (std::size_t k = 0; k < kept.size(); ++k)
-    if (quickest[kept[k]] <= give_up_factor * best) {
+    if (quickest[kept[k]] <= std::max(give_up_factor * best, cheap_run_seconds)) {
       still.push_back(kept[k]);
       seconds += times[k];
     }
@@ -173,8 +176,7 @@ double warm_up_round(std::span<Candidate* const> runners, MPI_Comm comm, std::ve
 }
 
 // Each candidate's median run time and runs. Two warm-up rounds drop the candidates that ran over
-// give_up_factor times the quickest (warm_up_round: a first run may be slow for the winner too, as it
-// builds its datatypes; the second is warm). The others run as often as the budget allows,
+// give_up_factor times the quickest and were not cheap (warm_up_round). The others run as often as the budget allows,
 // interleaved, so drift in the machine's load hits every candidate alike; a run's time is the maximum
 // over processes (one allreduce at the end), as the benchmark counts it.
 Measured median_times(std::span<Candidate* const> runners, MPI_Comm comm, double budget_seconds = run_budget_seconds) {
@@ -215,6 +217,36 @@ class TrialTags {
 
 }  // namespace
 
+namespace {
+
+// The candidates `run` (indices into `candidates`) measured against each other on scratch buffers
+// shaped like the call's; the others keep no runs and an infinite time.
+Measured measure(CommState& state, const Layout& layout, CallKind kind, std::span<const Algorithm> candidates,
+                 std::span<const std::size_t> run, MPI_Comm comm) {
+  Measured measured{std::vector<double>(candidates.size(), std::numeric_limits<double>::infinity()),
+                    std::vector<int>(candidates.size(), 0)};
+  if (run.size() < 2) return measured;  // nothing to measure against
+  const Scratch scratch(layout);
+  std::vector<std::shared_ptr<const Schedule>> schedules;
+  std::vector<Candidate> runners;
+  std::vector<Candidate*> pointers;
+  TrialTags tags(state.tags());
+  runners.reserve(run.size());
+  for (std::size_t c : run) {
+    schedules.push_back(state.schedule(layout.collective, {candidates[c]}));
+    pointers.push_back(
+        &runners.emplace_back(*schedules.back(), scratch.layout(), comm, tags.take(), kind, state.settings.stage_up_to));
+  }
+  const Measured of_run = median_times(pointers, comm);
+  for (std::size_t k = 0; k < run.size(); ++k) {
+    measured.medians[run[k]] = of_run.medians[k];
+    measured.runs[run[k]] = of_run.runs[k];
+  }
+  return measured;
+}
+
+}  // namespace
+
 std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout, CallKind kind,
                                           std::vector<double> modelled) {
   const std::span<const Algorithm> candidates = state.neighborhood.auto_candidates(layout.collective);
@@ -225,29 +257,10 @@ std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout
   if (bytes_of(layout.send) + bytes_of(layout.recv) > scratch_budget) return std::nullopt;
   allreduce_max(comm, modelled);  // MPI's contract lets sizes, and so prices, differ between processes
   const double cheapest = *std::min_element(modelled.begin(), modelled.end());
-  const Scratch scratch(layout);
-  std::vector<std::shared_ptr<const Schedule>> schedules;
-  std::vector<Candidate> runners;
   std::vector<std::size_t> run;  // the candidates the model does not price out, in registry order
-  TrialTags tags(state.tags());
-  runners.reserve(candidates.size());
-  for (std::size_t c = 0; c < candidates.size(); ++c) {
-    if (modelled[c] > unrun_factor * cheapest) continue;
-    schedules.push_back(state.schedule(layout.collective, {candidates[c]}));
-    runners.emplace_back(*schedules.back(), scratch.layout(), comm, tags.take(), kind, state.settings.stage_up_to);
-    run.push_back(c);
-  }
-  Measured measured{std::vector<double>(candidates.size(), std::numeric_limits<double>::infinity()),
-                    std::vector<int>(candidates.size(), 0)};
-  if (run.size() > 1) {
-    std::vector<Candidate*> pointers;
-    for (Candidate& runner : runners) pointers.push_back(&runner);
-    const Measured of_run = median_times(pointers, comm);
-    for (std::size_t k = 0; k < run.size(); ++k) {
-      measured.medians[run[k]] = of_run.medians[k];
-      measured.runs[run[k]] = of_run.runs[k];
-    }
-  }
+  for (std::size_t c = 0; c < candidates.size(); ++c)
+    if (modelled[c] <= unrun_factor * cheapest) run.push_back(c);
+  const Measured measured = measure(state, layout, kind, candidates, run, comm);
   std::size_t best = run.front();
   for (std::size_t c : run)
     if (measured.medians[c] < measured.medians[best] * (1 - tie_margin)) best = c;
