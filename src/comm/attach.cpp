@@ -4,8 +4,10 @@
 
 #include "../exec/mpi_check.hpp"
 #include "../util/neighborhoods.hpp"
+#include "../exec/mpi_handles.hpp"
 #include "cartcoll/cartesian_detection.hpp"
 #include "graph_create.hpp"
+#include "settings.hpp"
 
 namespace cartcoll::detail {
 
@@ -50,6 +52,13 @@ Neighborhood cartesian_topology(MPI_Comm comm, int size) {
                              std::move(order)};
   axes.forwarding_may_mismatch = forwarding_may_mismatch(axes.grid, axes.offsets);
   return Neighborhood(std::move(axes));
+}
+
+// The communicator's hints (MPI_Comm_get_info), owned.
+Info info_of(MPI_Comm comm) {
+  MPI_Info handle = MPI_INFO_NULL;
+  check(MPI_Comm_get_info(comm, &handle), "MPI_Comm_get_info");
+  return Info(handle);
 }
 
 }  // namespace
@@ -102,11 +111,19 @@ std::shared_ptr<CommState> state_for_collective(MPI_Comm comm, bool may_block) {
   // Started, not made: a blocking call waits for it in the progress engine, which moves the
   // process's other operations on meanwhile (a peer may be waiting for one of them).
   auto library = LibraryComm::started(comm);
-  Settings settings = settings_of_environment();
+  // Settings agreed on the duplicate; a failure attaches nothing, so the next call agrees again.
+  Settings settings;
   if (may_block) {
-    library->ready();
-    if (const GraphNeighborhood* graph = neighborhood.graph(); graph != nullptr && mpi_topology_of(comm) == MPI_DIST_GRAPH)
-      neighborhood = neighborhood_at_first_call(comm, library->get(), *graph, settings);
+    const MPI_Comm library_comm = library->ready();
+    const GraphNeighborhood* graph = neighborhood.graph();
+    if (graph != nullptr && mpi_topology_of(comm) == MPI_DIST_GRAPH) {
+      neighborhood = neighborhood_at_first_call(comm, library_comm, *graph, settings);
+    } else {
+      std::optional<int> node_size;  // node-combining's nodes are a graph setting: validated, unused here
+      settings = agreed_settings(library_comm, info_of(comm).get(), node_size);
+    }
+  } else {
+    settings = local_settings(info_of(comm).get());  // no communication: a bad value fails where it is
   }
   auto state = std::make_shared<CommState>(std::move(neighborhood), std::move(weights), rank, Origin::mpi_topology,
                                            std::move(settings), std::move(library));

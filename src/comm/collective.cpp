@@ -8,13 +8,20 @@
 
 namespace cartcoll::detail {
 
-SizeDigest block_size_digest(const Layout& layout) {
+SizeDigest digest_of(std::span<const std::uint64_t> values) {
   std::uint64_t hash = 14695981039346656037ull;
-  for (const BlockSpec& block : layout.recv) {
-    hash ^= static_cast<std::uint64_t>(bytes_of(block));
+  for (const std::uint64_t value : values) {
+    hash ^= value;
     hash *= 1099511628211ull;
   }
   return {static_cast<int>(hash & 0x7fffffffu), static_cast<int>((hash >> 32) & 0x7fffffffu)};
+}
+
+SizeDigest block_size_digest(const Layout& layout) {
+  std::vector<std::uint64_t> bytes;
+  bytes.reserve(layout.recv.size());
+  for (const BlockSpec& block : layout.recv) bytes.push_back(static_cast<std::uint64_t>(bytes_of(block)));
+  return digest_of(bytes);
 }
 
 namespace {
@@ -138,7 +145,8 @@ std::uint64_t agree(MPI_Comm comm, const std::optional<Error>& local_error, std:
   }
   for (std::size_t bit = 0; bit < 64; ++bit) values[1 + 2 * n + bit] = static_cast<int>((or_bits >> bit) & 1u);
   allreduce_max(comm, values);
-  if (local_error) throw *local_error;
+  // Processes that failed differently all throw the largest kind, so every process sees one class.
+  if (local_error && static_cast<int>(local_error->kind()) + 1 == values[0]) throw *local_error;
   if (values[0] != 0) throw Error(static_cast<Errc>(values[0] - 1), "another process passed a bad argument");
   for (std::size_t i = 0; i < n; ++i)
     if (values[1 + i] != -values[1 + n + i]) throw mismatches[i];

@@ -54,6 +54,8 @@ class NonblockingBarrier {
 // collective points (init, `auto`'s trial).
 using SizeDigest = std::array<int, 2>;
 SizeDigest block_size_digest(const Layout& layout);
+// FNV-1a over `values`, as two non-negative ints (for agree()).
+SizeDigest digest_of(std::span<const std::uint64_t> values);
 
 // One allreduce in which the processes agree on an outcome: if any process failed locally
 // (`local_error`), every process throws, the failing one its own error, the others an error of the

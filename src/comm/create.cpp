@@ -8,6 +8,7 @@
 
 #include "../exec/mpi_check.hpp"
 #include "collective.hpp"
+#include "settings.hpp"
 #include "state.hpp"
 
 namespace cartcoll::detail {
@@ -27,14 +28,16 @@ NeighborhoodSpec parse_locally(MPI_Comm comm, const std::function<NeighborhoodSp
   return spec;
 }
 
-// Step 1: everyone learns whether anyone failed locally, and whether d, t, the algorithm and the
-// tag range agree.
+// Step 1: everyone learns whether anyone failed locally (a bad argument or setting), and whether d, t,
+// the algorithm, the node size and the settings agree.
 void agree_on_shape(MPI_Comm comm, const std::optional<Error>& local_error, const NeighborhoodSpec* spec,
-                    int max_tag) {
-  const int shape[] = {spec ? spec->grid.ndims() : 0, spec ? spec->offsets.count() : 0,
-                       spec ? spec->algorithm.id() : 0, max_tag, spec ? spec->node_size.value_or(0) : 0};
+                    const Settings& settings) {
+  std::vector<int> shape = settings_to_match(settings, spec ? spec->node_size : std::nullopt);
+  shape.insert(shape.end(), {spec ? spec->grid.ndims() : 0, spec ? spec->offsets.count() : 0,
+                             spec ? spec->algorithm.id() : 0});
   agree(comm, local_error, shape,
-        Error(Errc::not_isomorphic, "processes passed different d, t, algorithm, CARTCOLL_MAX_TAG or node size"));
+        Error(Errc::not_isomorphic, "processes passed different d, t, algorithm, node size, CARTCOLL_MAX_TAG or "
+                                    "CARTCOLL_PROFILE"));
 }
 
 // Step 2: everyone compares dims, periods and offsets with rank 0's: O(t*d) data, two collectives.
@@ -108,17 +111,22 @@ Communicator create_collectively(MPI_Comm comm, const std::function<Neighborhood
   if (comm == MPI_COMM_NULL) throw Error(Errc::comm, "MPI_COMM_NULL");
   std::optional<NeighborhoodSpec> spec;
   std::optional<Error> local_error;
-  int max_tag = 0;
+  Settings settings;
   try {
-    max_tag = max_tag_from_environment();
-    stage_up_to_from_environment();  // a bad value fails here, where errors are agreed (Settings reads it)
+    int rank = 0;
+    check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+    std::optional<int> graph_node_size;  // the Cartesian node size is the spec's (info too)
+    read_all_settings(settings, graph_node_size, MPI_INFO_NULL, rank == 0);  // a bad one fails, agreed
     spec = parse_locally(comm, parse);
   } catch (const Error& error) {
     local_error = error;
+    settings = Settings{};
   }
-  agree_on_shape(comm, local_error, spec ? &*spec : nullptr, max_tag);
+  agree_on_shape(comm, local_error, spec ? &*spec : nullptr, settings);
   agree_on_neighborhood(comm, *spec);
-  return make_cartesian(comm, std::move(*spec), settings_at_creation(comm, spec->algorithm, max_tag), reorder);
+  share_profile(comm, settings);
+  settings.algorithm = spec->algorithm;
+  return make_cartesian(comm, std::move(*spec), settings, reorder);
 }
 
 }  // namespace cartcoll::detail

@@ -54,17 +54,14 @@ void require_ranks(const std::vector<int>& ranks, int size, const char* what) {
                                   std::to_string(size));
 }
 
-// One process's arguments, read without communicating: an error is kept for the agreement.
+// One process's arguments and settings, read without communicating: an error is kept for the agreement.
 template <typename Spec>
 struct Arguments {
   std::optional<Spec> spec;
   std::optional<Error> error;
-  Algorithm algorithm = Algorithm::automatic();
-  CombiningParameters combining;
-  bool choose_phase_budget = false;  // Settings::choose_phase_budget
-  RoutingSettings routing;
+  Settings settings;
   std::optional<int> node_size;  // node_size_setting
-  int max_tag = 0, rank = 0;
+  int rank = 0;
 };
 
 template <typename Spec, typename Parse, typename Check>
@@ -75,33 +72,27 @@ Arguments<Spec> read_arguments(MPI_Comm comm, MPI_Info info, const Parse& parse,
   try {
     const int size = size_of(comm);
     check(MPI_Comm_rank(comm, &arguments.rank), "MPI_Comm_rank");
-    arguments.max_tag = max_tag_from_environment();
-    stage_up_to_from_environment();  // a bad value fails here, where errors are agreed (Settings reads it)
-    arguments.algorithm = effective_algorithm(info, Algorithm::automatic());
-    arguments.combining = combining_parameters(info);
-    arguments.choose_phase_budget = !phase_budget_given(info);
-    arguments.routing = routing_settings(info, arguments.algorithm);
-    arguments.node_size = node_size_setting(info);
+    read_all_settings(arguments.settings, arguments.node_size, info, arguments.rank == 0);
     arguments.spec = parse();
     check_spec(*arguments.spec, size);
   } catch (const Error& error) {
     arguments.error = error;
+    arguments.settings = Settings{};
+    arguments.node_size.reset();
   }
   return arguments;
 }
 
-// Everyone learns whether anyone failed locally (and throws if so), and agrees on the algorithm,
-// the tag range and whether the graph is weighted.
+// Everyone learns whether anyone failed locally (and throws if so), and agrees on the settings and
+// whether the graph is weighted; then everyone has rank 0's profile.
 template <typename Spec>
-void agree_on_arguments(MPI_Comm comm, const Arguments<Spec>& arguments, bool weighted) {
-  const int must_match[] = {arguments.algorithm.id(),         arguments.max_tag,
-                            weighted ? 1 : 0,                   arguments.combining.threshold,
-                            arguments.combining.steps,          arguments.combining.phases,
-                            arguments.choose_phase_budget ? 1 : 0, arguments.node_size.value_or(0),
-                            arguments.routing.uniform_blocks ? 1 : 0, arguments.routing.dims};
+void agree_on_arguments(MPI_Comm comm, Arguments<Spec>& arguments, bool weighted) {
+  std::vector<int> must_match = settings_to_match(arguments.settings, arguments.node_size);
+  must_match.push_back(weighted ? 1 : 0);
   agree(comm, arguments.error, must_match,
-        Error(Errc::arg, "processes passed different algorithms, CARTCOLL_MAX_TAG, weighted and unweighted graphs, "
-                         "combining parameters, node sizes or routing settings"));
+        Error(Errc::arg, "processes passed different algorithms, CARTCOLL_MAX_TAG, CARTCOLL_PROFILE, weighted and "
+                         "unweighted graphs, combining parameters, node sizes or routing settings"));
+  share_profile(comm, arguments.settings);
 }
 
 // Every process tells each of its destinations how often it names it; each process compares what it
@@ -213,11 +204,7 @@ MPI_Comm create_graph_adjacent(MPI_Comm comm, const std::function<GraphSpec()>& 
   agree_on_arguments(comm, arguments, arguments.spec && arguments.spec->source_weights);
   const GraphSpec& spec = *arguments.spec;  // present: any process's error threw everywhere
   check_consistency(comm, arguments.rank, spec);
-  Settings settings = settings_at_creation(comm, arguments.algorithm, arguments.max_tag);
-  settings.combining = arguments.combining;
-  settings.choose_phase_budget = arguments.choose_phase_budget;
-  settings.routing = arguments.routing;
-  return make_graph(comm, spec, info, reorder, settings, arguments.node_size);
+  return make_graph(comm, spec, info, reorder, arguments.settings, arguments.node_size);
 }
 
 namespace {
@@ -292,34 +279,14 @@ MPI_Comm create_graph(MPI_Comm comm, const std::function<EdgeSpec()>& parse, MPI
     const OwnedComm scratch(comm);
     received = sparse_exchange(scratch.get(), 0, parcels_of(spec, arguments.rank));
   }
-  Settings settings = settings_at_creation(comm, arguments.algorithm, arguments.max_tag);
-  settings.combining = arguments.combining;
-  settings.choose_phase_budget = arguments.choose_phase_budget;
-  settings.routing = arguments.routing;
-  return make_graph(comm, adjacent_of(received, weighted), info, reorder, settings, arguments.node_size);
+  return make_graph(comm, adjacent_of(received, weighted), info, reorder, arguments.settings, arguments.node_size);
 }
 
 namespace {
 
-// The algorithm and graph-combining's and graph-routing's parameters for a communicator MPI made:
-// the environment, else `info`'s keys. Agreed over `comm`: processes that differ all get MPI_ERR_ARG.
-Settings agreed_settings(MPI_Comm comm, MPI_Info info, std::optional<int>& node_size) {
-  Settings settings = settings_of_environment();
-  std::optional<Error> error;
-  try {
-    settings.algorithm = effective_algorithm(info, Algorithm::automatic());
-    settings.combining = combining_parameters(info);
-    settings.choose_phase_budget = !phase_budget_given(info);
-    settings.routing = routing_settings(info, settings.algorithm);
-    node_size = node_size_setting(info);
-  } catch (const Error& local) {
-    error = local;
-  }
-  const int must_match[] = {settings.algorithm.id(), settings.combining.threshold, settings.combining.steps,
-                            settings.combining.phases, settings.choose_phase_budget ? 1 : 0, node_size.value_or(0),
-                            settings.routing.uniform_blocks ? 1 : 0, settings.routing.dims};
-  agree(comm, error, must_match,
-        Error(Errc::arg, "processes passed different algorithms, combining parameters, node sizes or routing settings"));
+// The settings of a communicator MPI made (agreed_settings), with node-combining's node size.
+Settings agreed_graph_settings(MPI_Comm comm, MPI_Info info, std::optional<int>& node_size) {
+  Settings settings = agreed_settings(comm, info, node_size);
   set_graph_node_size(comm, node_size, settings);
   return settings;
 }
@@ -328,7 +295,7 @@ Settings agreed_settings(MPI_Comm comm, MPI_Info info, std::optional<int>& node_
 
 void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info) {
   std::optional<int> node_size;
-  const Settings settings = agreed_settings(graph, info, node_size);
+  const Settings settings = agreed_graph_settings(graph, info, node_size);
   Weights weights;
   Neighborhood read = neighborhood_of_topology(graph, weights);
   if (read.graph() == nullptr) throw Error(Errc::intern, "a distributed graph without a graph neighborhood");
@@ -346,7 +313,7 @@ Neighborhood neighborhood_at_first_call(MPI_Comm comm, MPI_Comm library_comm, Gr
   check(MPI_Comm_get_info(comm, &handle), "MPI_Comm_get_info");
   const Info info(handle);
   std::optional<int> node_size;
-  settings = agreed_settings(library_comm, info.get(), node_size);
+  settings = agreed_graph_settings(library_comm, info.get(), node_size);
   int rank = 0;
   check(MPI_Comm_rank(library_comm, &rank), "MPI_Comm_rank");
   return neighborhood_at_creation(library_comm, library_comm, rank, std::move(neighbors), settings);

@@ -71,6 +71,15 @@ std::vector<std::size_t> block_bytes(std::span<const BlockSpec> blocks) {
   return bytes;
 }
 
+// The model's price of each of `auto`'s candidates for the call, in auto_candidates order.
+std::vector<double> modelled_seconds(CommState& state, const CostModel& model, const Layout& layout) {
+  const std::vector<std::size_t> send = block_bytes(layout.send), recv = block_bytes(layout.recv);
+  std::vector<double> seconds;
+  for (Algorithm candidate : state.neighborhood.auto_candidates(layout.collective))
+    seconds.push_back(predicted_seconds(state.figures(layout.collective, candidate), model, send, recv));
+  return seconds;
+}
+
 Algorithm cheapest_by_model(CommState& state, const CostModel& model, const Layout& layout) {
   return cheapest(
       state.neighborhood.auto_candidates(layout.collective),
@@ -129,7 +138,8 @@ Choice resolve_algorithm(CommState& state, Algorithm requested, const Layout& la
     if (point == ChoicePoint::collective_comparing_sizes)
       agree(state.library()->ready(), std::nullopt, block_size_digest(layout),
             Error(Errc::count, "processes passed different block sizes"));
-    if (const auto fastest = fastest_by_trial(state, layout, kind)) {
+    if (const auto fastest = fastest_by_trial(
+            state, layout, kind, modelled_seconds(state, choices.calibrated.value_or(CostModel{}), layout))) {
       choices.measured.emplace(key, *fastest);
       return {*fastest};
     }

@@ -1,10 +1,14 @@
 #include "settings.hpp"
 
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 
 #include "../exec/mpi_check.hpp"
+#include "../exec/progress.hpp"
 #include "cartcoll/error.hpp"
 #include "collective.hpp"
 
@@ -111,65 +115,140 @@ Algorithm effective_algorithm(MPI_Info info, Algorithm fallback) {
   return fallback;
 }
 
+namespace {
+
+// CARTCOLL_MAX_TAG: the tag range's top, at least 127 (a persistent window and the blocking tag
+// need that many), else the largest int (the communicator then uses MPI_TAG_UB).
 int max_tag_from_environment() {
   const char* value = std::getenv("CARTCOLL_MAX_TAG");
   if (value == nullptr || *value == '\0') return std::numeric_limits<int>::max();
   char* end = nullptr;
+  errno = 0;
   const long parsed = std::strtol(value, &end, 10);
-  if (*end != '\0' || parsed < 0) throw Error(Errc::arg, "CARTCOLL_MAX_TAG must be a non-negative integer");
-  return static_cast<int>(std::min<long>(parsed, std::numeric_limits<int>::max()));
+  if (*end != '\0' || errno == ERANGE || parsed < 127 || parsed > std::numeric_limits<int>::max())
+    throw Error(Errc::arg, "CARTCOLL_MAX_TAG must be an integer from 127 to " +
+                               std::to_string(std::numeric_limits<int>::max()) + ", not '" + value + "'");
+  return static_cast<int>(parsed);
 }
 
 std::size_t stage_up_to_from_environment() {
-  // Up to where two copies cost less than the MPI's own handling of a struct datatype, measured on
-  // 16 cores (docs/performance.md, "Staged messages"): MPICH's (ch4:ucx) tens of kilobytes, Open
-  // MPI's a few. MPICH is told by its identity macro: its derivatives share its datatype engine.
-#ifdef MPICH
-  constexpr std::size_t default_up_to = 65536;
-#else
-  constexpr std::size_t default_up_to = 4096;
-#endif
   const char* value = std::getenv("CARTCOLL_STAGE_BYTES");
-  if (value == nullptr || *value == '\0') return default_up_to;
+  if (value == nullptr || *value == '\0') return default_stage_up_to();
   char* end = nullptr;
+  errno = 0;
   const long long parsed = std::strtoll(value, &end, 10);
-  if (*end != '\0' || parsed < 0) throw Error(Errc::arg, "CARTCOLL_STAGE_BYTES must be a non-negative integer");
+  if (*end != '\0' || errno == ERANGE || parsed < 0)
+    throw Error(Errc::arg, std::string("CARTCOLL_STAGE_BYTES must be a non-negative integer, not '") + value + "'");
   return static_cast<std::size_t>(parsed);
 }
 
-namespace {
-
-// The cost model in the file CARTCOLL_PROFILE names (written by cartcoll-calibrate): found, latency,
-// per message, per byte.
-void read_profile(double values[4]) {
+// The cost model in the file CARTCOLL_PROFILE names (written by cartcoll-calibrate: latency, per
+// message, per byte), nullopt where the variable is unset.
+std::optional<CostModel> profile_from_environment() {
   const char* profile = std::getenv("CARTCOLL_PROFILE");
-  if (profile == nullptr || *profile == '\0') return;
+  if (profile == nullptr || *profile == '\0') return std::nullopt;
   std::ifstream in(profile);
-  if (in >> values[1] >> values[2] >> values[3]) values[0] = 1;
+  if (!in) throw Error(Errc::arg, std::string("CARTCOLL_PROFILE: cannot read '") + profile + "'");
+  double values[3] = {0, 0, 0};
+  const bool numbers = static_cast<bool>(in >> values[0] >> values[1] >> values[2]);
+  in >> std::ws;
+  if (!numbers || !in.eof())
+    throw Error(Errc::arg, std::string("CARTCOLL_PROFILE: '") + profile + "' does not hold exactly three numbers");
+  for (double value : values)
+    if (!std::isfinite(value) || value < 0)
+      throw Error(Errc::arg, std::string("CARTCOLL_PROFILE: '") + profile + "' holds a negative or infinite cost");
+  return CostModel{values[0], values[1], values[2]};
 }
 
-std::optional<CostModel> model_of(const double values[4]) {
-  if (values[0] == 0) return std::nullopt;
-  return CostModel{values[1], values[2], values[3]};
+// A digest of a text (for agree()); unset and empty alike.
+SizeDigest text_digest(const char* text) {
+  std::vector<std::uint64_t> characters;
+  for (const char* c = text; c != nullptr && *c != '\0'; ++c) characters.push_back(static_cast<unsigned char>(*c));
+  return digest_of(characters);
 }
 
 }  // namespace
 
-Settings settings_at_creation(MPI_Comm comm, Algorithm algorithm, int max_tag) {
-  double values[4] = {0, 0, 0, 0};
-  int rank = 0;
-  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  if (rank == 0) read_profile(values);
-  broadcast(comm, values, 0);
-  return {algorithm, model_of(values), std::getenv("CARTCOLL_VERBOSE_AUTO") != nullptr, max_tag, {}};
+std::size_t default_stage_up_to() noexcept {
+  // Up to where two copies cost less than the MPI's own handling of a struct datatype, measured on
+  // 16 cores (docs/performance.md, "Staged messages"): MPICH's (ch4:ucx) tens of kilobytes, Open
+  // MPI's a few. MPICH is told by its identity macro: its derivatives share its datatype engine.
+#ifdef MPICH
+  return 65536;
+#else
+  return 4096;
+#endif
 }
 
-Settings settings_of_environment() {
+void read_environment_settings(Settings& settings, bool read_profile) {
+  if (auto error = ProgressEngine::setting_error_once()) throw *error;
+  settings.max_tag = max_tag_from_environment();
+  settings.stage_up_to = stage_up_to_from_environment();
+  settings.verbose_auto = std::getenv("CARTCOLL_VERBOSE_AUTO") != nullptr;
+  if (read_profile) settings.profile = profile_from_environment();
+}
+
+void read_all_settings(Settings& settings, std::optional<int>& node_size, MPI_Info info, bool read_profile) {
+  read_environment_settings(settings, read_profile);
+  settings.algorithm = effective_algorithm(info, Algorithm::automatic());
+  settings.combining = combining_parameters(info);
+  settings.choose_phase_budget = !phase_budget_given(info);
+  settings.routing = routing_settings(info, settings.algorithm);
+  node_size = node_size_setting(info);
+}
+
+std::vector<int> settings_to_match(const Settings& settings, std::optional<int> node_size) {
+  const SizeDigest profile = text_digest(std::getenv("CARTCOLL_PROFILE"));
+  return {settings.algorithm.id(),
+          settings.max_tag,
+          profile[0],
+          profile[1],
+          settings.combining.threshold,
+          settings.combining.steps,
+          settings.combining.phases,
+          settings.choose_phase_budget ? 1 : 0,
+          node_size.value_or(0),
+          settings.routing.uniform_blocks ? 1 : 0,
+          settings.routing.dims};
+}
+
+void share_profile(MPI_Comm comm, Settings& settings) {
   double values[4] = {0, 0, 0, 0};
-  read_profile(values);
-  return {effective_algorithm(MPI_INFO_NULL, Algorithm::automatic()), model_of(values),
-          std::getenv("CARTCOLL_VERBOSE_AUTO") != nullptr, max_tag_from_environment(),
-          combining_parameters(MPI_INFO_NULL)};
+  if (settings.profile) {
+    values[0] = 1;
+    values[1] = settings.profile->latency;
+    values[2] = settings.profile->per_message;
+    values[3] = settings.profile->per_byte;
+  }
+  broadcast(comm, values, 0);
+  settings.profile.reset();
+  if (values[0] != 0) settings.profile = CostModel{values[1], values[2], values[3]};
+}
+
+Settings agreed_settings(MPI_Comm comm, MPI_Info info, std::optional<int>& node_size) {
+  Settings settings;
+  std::optional<Error> error;
+  try {
+    int rank = 0;
+    check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+    read_all_settings(settings, node_size, info, rank == 0);
+  } catch (const Error& local) {
+    error = local;
+    settings = Settings{};
+    node_size.reset();
+  }
+  agree(comm, error, settings_to_match(settings, node_size),
+        Error(Errc::arg, "processes have different settings: algorithms, CARTCOLL_MAX_TAG, CARTCOLL_PROFILE, "
+                         "combining parameters, node sizes or routing settings"));
+  share_profile(comm, settings);
+  return settings;
+}
+
+Settings local_settings(MPI_Info info) {
+  Settings settings;
+  std::optional<int> node_size;
+  read_all_settings(settings, node_size, info, true);
+  return settings;
 }
 
 }  // namespace cartcoll::detail

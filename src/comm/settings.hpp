@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <limits>
 #include <optional>
+#include <vector>
 
 #include "cartcoll/cost.hpp"
 #include "cartcoll/graph_combining.hpp"
@@ -13,9 +14,9 @@
 
 namespace cartcoll::detail {
 
-// CARTCOLL_STAGE_BYTES, else 65536 with MPICH and 4096 with other MPIs (docs/performance.md,
-// "Staged messages"); Error(Errc::arg) for a value that is not a non-negative integer.
-std::size_t stage_up_to_from_environment();
+// The default of CARTCOLL_STAGE_BYTES: 65536 with MPICH and 4096 with other MPIs (docs/performance.md,
+// "Staged messages").
+std::size_t default_stage_up_to() noexcept;
 
 // The graph settings of docs/graph-routing.md; agreed at graph creation.
 struct RoutingSettings {
@@ -43,7 +44,7 @@ struct Settings {
   RoutingSettings routing;  // agreed at graph creation
   // Multi-block messages up to this many bytes are staged (src/exec/staging.hpp): a local choice,
   // the same messages either way, so it needs no agreement.
-  std::size_t stage_up_to = stage_up_to_from_environment();
+  std::size_t stage_up_to = default_stage_up_to();
 };
 
 // The algorithm CARTCOLL_ALGORITHM names, if set (Error(Errc::info_value) for an unknown name).
@@ -66,15 +67,29 @@ RoutingSettings routing_settings(MPI_Info info, Algorithm algorithm);
 // where neither is set (the node is then what MPI_COMM_TYPE_SHARED says). Error(Errc::info_value)
 // for a value that is not an integer of at least 1.
 std::optional<int> node_size_setting(MPI_Info info);
-// CARTCOLL_MAX_TAG, else the largest int (Error(Errc::arg) for a value that is not a number).
-int max_tag_from_environment();
+// The settings only the environment gives, read by this process without communicating: CARTCOLL_MAX_TAG
+// (an integer of at least 127, else Error(Errc::arg); above MPI_TAG_UB the communicator uses
+// MPI_TAG_UB), CARTCOLL_STAGE_BYTES (a non-negative integer, else Errc::arg), CARTCOLL_VERBOSE_AUTO,
+// CARTCOLL_PROGRESS's error once per process (ProgressEngine::setting_error_once), and, where
+// `read_profile`, the cost model in the file CARTCOLL_PROFILE names (three finite non-negative numbers,
+// else Errc::arg: a missing or unreadable file too).
+void read_environment_settings(Settings& settings, bool read_profile);
+// Every setting: the environment's (read_environment_settings), then the algorithm, graph-combining's
+// and graph-routing's parameters and the node size, each from the environment, else `info`.
+void read_all_settings(Settings& settings, std::optional<int>& node_size, MPI_Info info, bool read_profile);
+// The integers every process must hold alike, for agree(): the algorithm, the tag range,
+// CARTCOLL_PROFILE's text (a digest), graph-combining's and graph-routing's parameters, the node size.
+std::vector<int> settings_to_match(const Settings& settings, std::optional<int> node_size);
+// After the agreement, collectively over `comm`: every process gets rank 0's profile.
+void share_profile(MPI_Comm comm, Settings& settings);
 
-// The settings of a communicator being created, collectively over `comm`: CARTCOLL_PROFILE is read
-// by rank 0 and broadcast, so every process has the same model; `algorithm` and `max_tag` must have
-// been agreed.
-Settings settings_at_creation(MPI_Comm comm, Algorithm algorithm, int max_tag);
-// The settings of a communicator MPI made, read by this process alone (no communication): every
-// process must have the same environment.
-Settings settings_of_environment();
+// The settings of a communicator MPI made, at the call that sets it up (collective over `comm`):
+// every process parses its own (read_all_settings, rank 0 reading the profile) and one agreement
+// carries the first bad value, so that every process throws the same class; values that differ
+// between processes are Errc::arg everywhere.
+Settings agreed_settings(MPI_Comm comm, MPI_Info info, std::optional<int>& node_size);
+// The same without communicating, for a call that must not (a nonblocking first call): a bad value
+// throws on the processes that have it.
+Settings local_settings(MPI_Info info);
 
 }  // namespace cartcoll::detail

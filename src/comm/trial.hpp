@@ -4,6 +4,7 @@
 #include <mpi.h>
 
 #include <optional>
+#include <vector>
 
 #include "cartcoll/layout.hpp"
 #include "cartcoll/plan.hpp"
@@ -13,10 +14,13 @@ namespace cartcoll::detail {
 
 // Collective over the state's library communicator. Every process returns the same algorithm: the
 // one whose median time, taken as the maximum over processes, is lowest; the first candidate keeps
-// ties within 2 %. nullopt, on every process alike, when the call's blocks hold more bytes than the
-// scratch budget (decided from the bytes, which are equal everywhere, never from extents, which a
-// process's datatypes may stretch).
-std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout, CallKind kind);
+// ties within 2 %. `modelled` is the cost model's price of each candidate (auto_candidates order);
+// the trial is bounded by it and by the first runs (trial.cpp, give_up_factor and unrun_factor;
+// docs/design.md, "Choosing: `auto`"). nullopt, on every process alike, when the call's blocks hold
+// more bytes than the scratch budget (decided from the bytes, which are equal everywhere, never from
+// extents, which a process's datatypes may stretch).
+std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout, CallKind kind,
+                                          std::vector<double> modelled);
 
 // Collective over the state's library communicator, on a graph where graph-combining's set-up ran:
 // the largest block (bytes) up to which verdict.combining is measured faster than verdict.direct in

@@ -1,6 +1,7 @@
 #include "progress.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -22,9 +23,29 @@ ProgressEngine& ProgressEngine::instance() {
   return engine;
 }
 
-ProgressEngine::ProgressEngine() {
-  const char* mode = std::getenv("CARTCOLL_PROGRESS");
-  everything_ = mode == nullptr || std::strcmp(mode, "operation") != 0;
+namespace {
+
+enum class ProgressMode : std::uint8_t { everything, operation, bad };
+
+// CARTCOLL_PROGRESS, read once per process.
+ProgressMode progress_mode() {
+  static const ProgressMode mode = [] {
+    const char* value = std::getenv("CARTCOLL_PROGRESS");
+    if (value == nullptr || *value == '\0' || std::strcmp(value, "everything") == 0) return ProgressMode::everything;
+    return std::strcmp(value, "operation") == 0 ? ProgressMode::operation : ProgressMode::bad;
+  }();
+  return mode;
+}
+
+}  // namespace
+
+ProgressEngine::ProgressEngine() : everything_(progress_mode() != ProgressMode::operation) {}
+
+std::optional<Error> ProgressEngine::setting_error_once() {
+  static bool reported = false;
+  if (reported || progress_mode() != ProgressMode::bad) return std::nullopt;
+  reported = true;
+  return Error(Errc::arg, "CARTCOLL_PROGRESS must be everything or operation");
 }
 
 namespace {

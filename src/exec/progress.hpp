@@ -10,8 +10,11 @@
 // step, which posts more. Idle, the pool is empty and the engine costs nothing.
 #include <mpi.h>
 
+#include <optional>
 #include <span>
 #include <vector>
+
+#include "cartcoll/error.hpp"
 
 namespace cartcoll::detail {
 
@@ -59,10 +62,14 @@ class Progressing {
 
 class ProgressEngine {
  public:
-  // The process's engine, made on first use. CARTCOLL_PROGRESS=operation (read then, once) makes
-  // waiting and testing advance only the operation waited for: a switch for tests that prove the
-  // engine is needed, never for production.
+  // The process's engine, made on first use. CARTCOLL_PROGRESS=operation (read once per process)
+  // makes waiting and testing advance only the operation waited for: a switch for tests that prove
+  // the engine is needed, never for production.
   static ProgressEngine& instance();
+  // CARTCOLL_PROGRESS's error, once per process: an Error for a value other than unset, empty,
+  // `everything` or `operation` the first time it is asked (the engine then progresses everything),
+  // nullopt after that and for good values. Asked where a communicator's settings are agreed.
+  static std::optional<Error> setting_error_once();
 
   // Starts `work` (its first advance). It stays registered until complete.
   void start(Progressing& work);

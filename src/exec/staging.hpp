@@ -6,7 +6,7 @@
 // cores: a combining alltoall (Moore 3-D, 4 processes on 2 cores, 1 to 100 ints) took 1.4-2.1x the
 // time of the same messages pre-packed with struct datatypes and 1.0-1.4x staged, on MPICH 4.0.2
 // and Open MPI 4.1.4 alike. Large messages are not staged: there the two copies cost more than
-// the MPI's own packing, from a size that depends on the MPI (stage_up_to_from_environment;
+// the MPI's own packing, from a size that depends on the MPI (CARTCOLL_STAGE_BYTES, default_stage_up_to;
 // docs/performance.md, "Staged messages").
 // Only messages whose blocks are all runs of bytes of one predefined datatype are staged, so the
 // run is `count` elements of that datatype: the message keeps its type signature, and either end

@@ -1,0 +1,121 @@
+#pragma once
+// The bad settings of the errors suite (docs/semantics.md, "Errors suite: settings and trial
+// budget"), shared by the programs that call the library and the unmodified program run through
+// libcartcoll_mpi: each is set on one process or on all, the call that agrees on settings must fail
+// with `error_class` on every process, and the setting is then removed again.
+#include <gtest/gtest.h>
+#include <mpi.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "../support/error_checks.hpp"
+
+namespace errors_suite {
+
+struct BadSetting {
+  const char* variable;
+  std::string value;
+  int error_class;
+  bool bad_alone;  // a bad value by itself; else only bad where it differs from other processes
+  // Also tried where each try costs more (a communicator, or MPICH's oversubscribed collectives):
+  // on every kind of communicator but the one that meets every case, and through the layer. One
+  // value of each variable.
+  bool on_every_kind = false;
+};
+
+// The path of a file of this run (named after rank 0's process id, so that runs side by side never
+// share one); with `text`, rank 0 writes it (collective over MPI_COMM_WORLD).
+inline std::string run_file(const char* name, const char* text = nullptr) {
+  long id = static_cast<long>(getpid());
+  MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const std::string path = "/tmp/cartcoll-errors-" + std::to_string(id) + "-" + name;
+  if (text != nullptr && rank == 0) {
+    FILE* out = std::fopen(path.c_str(), "w");
+    if (out != nullptr) {
+      std::fputs(text, out);
+      std::fclose(out);
+    }
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  return path;
+}
+
+// Collective over MPI_COMM_WORLD: rank 0 writes the profile files.
+inline std::vector<BadSetting> bad_settings() {
+  return {
+      {"CARTCOLL_ALGORITHM", "nonsense", MPI_ERR_INFO_VALUE, true, true},
+      {"CARTCOLL_COMBINING_PHASES", "-3", MPI_ERR_INFO_VALUE, true, true},
+      {"CARTCOLL_COMBINING_THRESHOLD", "many", MPI_ERR_INFO_VALUE, true},
+      {"CARTCOLL_NODE_SIZE", "garbage", MPI_ERR_INFO_VALUE, true, true},
+      {"CARTCOLL_NODE_SIZE", "0", MPI_ERR_INFO_VALUE, true},
+      {"CARTCOLL_ROUTING_DIMS", "garbage", MPI_ERR_INFO_VALUE, true, true},
+      {"CARTCOLL_ROUTING_DIMS", "-1", MPI_ERR_INFO_VALUE, true},
+      {"CARTCOLL_ASSERT_UNIFORM_BLOCKS", "maybe", MPI_ERR_INFO_VALUE, true, true},
+      {"CARTCOLL_MAX_TAG", "abc", MPI_ERR_ARG, true, true},
+      {"CARTCOLL_MAX_TAG", "5", MPI_ERR_ARG, true},
+      {"CARTCOLL_MAX_TAG", "0", MPI_ERR_ARG, true},
+      {"CARTCOLL_MAX_TAG", "1e23", MPI_ERR_ARG, true},
+      {"CARTCOLL_MAX_TAG", "100000000000000000000000", MPI_ERR_ARG, true},
+      {"CARTCOLL_MAX_TAG", "200", MPI_ERR_ARG, false, true},
+      {"CARTCOLL_STAGE_BYTES", "xyz", MPI_ERR_ARG, true, true},
+      {"CARTCOLL_STAGE_BYTES", "-1", MPI_ERR_ARG, true},
+      {"CARTCOLL_PROFILE", "/nonexistent/cartcoll.profile", MPI_ERR_ARG, true, true},
+      {"CARTCOLL_PROFILE", "/tmp", MPI_ERR_ARG, true},  // a directory: unreadable as a profile
+      {"CARTCOLL_PROFILE", run_file("negative", "1e-6 -1e-6 1e-9\n"), MPI_ERR_ARG, true},
+      {"CARTCOLL_PROFILE", run_file("short", "1e-6 1e-6\n"), MPI_ERR_ARG, true},
+      {"CARTCOLL_PROFILE", run_file("good", "1e-6 1e-6 1e-9\n"), MPI_ERR_ARG, false},
+  };
+}
+
+// Collective over MPI_COMM_WORLD.
+inline void remove_files() {
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  for (const char* name : {"negative", "short", "good"}) {
+    const std::string path = run_file(name);
+    if (rank == 0) std::remove(path.c_str());
+  }
+}
+
+// Where a setting is bad on one process only, that process is the last.
+inline bool sets_it(bool everywhere, int rank, int size) { return everywhere || rank == size - 1; }
+
+// Whether a case is tried: on one process (where it can differ from the others) or on all (where the
+// value is bad by itself), and, where not `every_case`, only where `on_every_kind` says so.
+inline bool tried(const BadSetting& setting, bool everywhere, int size, bool every_case) {
+  if (!every_case && !setting.on_every_kind) return false;
+  return everywhere ? setting.bad_alone : size > 1 || setting.bad_alone;
+}
+
+inline std::string describe(const BadSetting& setting, bool everywhere) {
+  return std::string(setting.variable) + "=" + setting.value + (everywhere ? " on every process" : " on one process");
+}
+
+// Each case tried (all where `every_case`, else those on_every_kind; on every process only where
+// `everywhere_only`): the value set on the processes sets_it names, `attempt` (the call that agrees
+// on settings, returning its code), the value removed, the class expected on every process.
+// Collective over MPI_COMM_WORLD.
+template <typename Attempt>
+void for_each_case(bool every_case, bool everywhere_only, Attempt&& attempt) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (const BadSetting& setting : bad_settings())
+    for (const bool everywhere : {false, true}) {
+      if (!tried(setting, everywhere, size, every_case) || (everywhere_only && !everywhere)) continue;
+      SCOPED_TRACE(describe(setting, everywhere));
+      if (sets_it(everywhere, rank, size)) ASSERT_EQ(setenv(setting.variable, setting.value.c_str(), 1), 0);
+      const int code = attempt();
+      ASSERT_EQ(unsetenv(setting.variable), 0);
+      support::expect_class_everywhere(code, setting.error_class);
+    }
+  remove_files();
+}
+
+}  // namespace errors_suite
