@@ -1,9 +1,11 @@
 // GoogleTest under MPI: every rank runs every test; rank 0 prints the usual report, other ranks
 // print only their failures (prefixed with the rank); the exit code is the same on every rank.
-// A run in which every rank passed but some rank skipped test cases ends with the line
-// "cartcoll: K of N test cases skipped" (K the most any rank skipped), after one line per case rank
-// 0 skipped with its reason: ctest's SKIP_REGULAR_EXPRESSION (tests/mpi/CMakeLists.txt) matches it,
-// so the run counts as skipped, not passed, in ctest's and scripts/test.sh's summaries.
+// A run in which every rank passed but some rank skipped test cases ends, after one line per case
+// rank 0 skipped with its reason, with "cartcoll: K of N test cases skipped" (K the most any rank
+// skipped), or "cartcoll: all N test cases skipped" where nothing ran. ctest's
+// SKIP_REGULAR_EXPRESSION (tests/mpi/CMakeLists.txt) matches the second, so such a run counts as
+// skipped; a run that passed its other cases counts as passed, and scripts/test.sh adds its K
+// skipped cases to the summary's skipped count.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -62,7 +64,11 @@ int main(int argc, char** argv) {
   MPI_Allreduce(MPI_IN_PLACE, &skipped, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
   if (rank == 0 && failed == 0 && skipped > 0) {
     print_skipped_cases();
-    std::printf("cartcoll: %d of %d test cases skipped\n", skipped, testing::UnitTest::GetInstance()->test_to_run_count());
+    const int to_run = testing::UnitTest::GetInstance()->test_to_run_count();
+    if (skipped == to_run)
+      std::printf("cartcoll: all %d test cases skipped\n", to_run);
+    else
+      std::printf("cartcoll: %d of %d test cases skipped\n", skipped, to_run);
     std::fflush(stdout);
   }
   MPI_Finalize();
