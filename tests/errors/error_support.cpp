@@ -1,6 +1,10 @@
 #include "error_support.hpp"
 
+#include <dlfcn.h>
 #include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
 
 #include "../support/cart_fixture.hpp"
 #include "../support/error_checks.hpp"
@@ -52,6 +56,17 @@ MPI_Comm cart_ring() {
   EXPECT_EQ(cart_ring({ring_offsets[0], ring_offsets[1]}, &ring), MPI_SUCCESS);
   MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN);
   return ring;
+}
+
+bool layer_expected() {
+  const char* expect = std::getenv("CARTCOLL_TEST_EXPECT");
+  return expect != nullptr && std::string(expect) == "layer";
+}
+
+bool layer_in_front() {
+  Dl_info info{};
+  if (dladdr(reinterpret_cast<void*>(&MPI_Wait), &info) == 0 || info.dli_fname == nullptr) return false;
+  return std::string(info.dli_fname).find("libmpi") == std::string::npos;
 }
 
 void expect_usable(MPI_Comm comm, const Api& api) {

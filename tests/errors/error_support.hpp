@@ -29,6 +29,12 @@ int cart_ring(std::initializer_list<int> offsets, MPI_Comm* ring);
 // The ring with offsets -1 and +1, MPI_ERRORS_RETURN.
 MPI_Comm cart_ring();
 
+// Whether CARTCOLL_TEST_EXPECT says the layer must be in front of MPI (layer) or not (native).
+bool layer_expected();
+// Whether MPI_Wait is libcartcoll_mpi's (preloaded or linked): the object that defines it is not
+// the MPI library.
+bool layer_in_front();
+
 // A nonblocking, a blocking and a persistent alltoallv of per-edge sizes and mixed datatypes on comm,
 // every receive block checked against the graph reference model.
 void expect_usable(MPI_Comm comm, const support::Api& api);
