@@ -116,30 +116,6 @@ const char* name(Completer how) {
   return names[static_cast<int>(how)];
 }
 
-MPI_Comm graph_comm(unsigned seed) {
-  MPI_Comm comm = mpi_adjacent(shared_graph(seed));
-  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-  return comm;
-}
-
-MPI_Comm ring_comm() {
-  const int p = world_size(), rank = world_rank();
-  const int source[] = {(rank + p - 1) % p}, destination[] = {(rank + 1) % p};
-  MPI_Comm comm = MPI_COMM_NULL;
-  EXPECT_EQ(MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 1, source, MPI_UNWEIGHTED, 1, destination, MPI_UNWEIGHTED,
-                                           MPI_INFO_NULL, 0, &comm),
-            MPI_SUCCESS);
-  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-  return comm;
-}
-
-void expect_usable(MPI_Comm comm, const Api& api) {
-  const TestTypes types;
-  GraphCase exchange(Op::alltoallv, Variant::mixed_types, Sizes::per_edge, types, gather_topology(comm), world_rank(),
-                     17);
-  run_all_forms(exchange, comm, false, api);
-}
-
 void truncated_receive(MPI_Comm comm, Completer how, bool with_statuses, bool with_operation, const Api& api) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   const TestTypes types;

@@ -2,11 +2,12 @@
 // The errors suite's cases on requests and completion that hold for the CC_ functions and for MPI's
 // names through libcartcoll_mpi alike (one body, an Api table: support/api_table.hpp). Each case runs
 // on every process, asserts the error class there and ends with a full, checked call on the
-// communicator (expect_usable).
+// communicator (expect_usable, error_support.hpp).
 #include <mpi.h>
 
 #include "../support/api_table.hpp"
 #include "../support/graph_checks.hpp"
+#include "error_support.hpp"
 
 namespace errors {
 
@@ -16,16 +17,6 @@ inline const Completer all_completers[] = {Completer::wait, Completer::waitall, 
                                            Completer::waitsome, Completer::test, Completer::testall,
                                            Completer::testany, Completer::testsome};
 const char* name(Completer how);
-
-// A distributed graph over MPI_COMM_WORLD made by MPI (repeated and self edges), MPI_ERRORS_RETURN.
-MPI_Comm graph_comm(unsigned seed);
-// A directed ring over MPI_COMM_WORLD made by MPI_Dist_graph_create_adjacent (each process sends to
-// the next): no repeated edge at any size, which MPIs' own collectives may pair differently.
-MPI_Comm ring_comm();
-
-// A nonblocking, a blocking and a persistent alltoallv of per-edge sizes and mixed datatypes on comm,
-// every receive block checked against the graph reference model.
-void expect_usable(MPI_Comm comm, const support::Api& api);
 
 // A plain MPI_Irecv of one int that two ints arrive for (from the left neighbor in the ring of
 // MPI_COMM_WORLD, tag 91), completed by `how` together with the library's nonblocking operation on

@@ -17,6 +17,7 @@
 #include "../support/graph_case.hpp"
 #include "../support/watchdog.hpp"
 #include "bad_settings.hpp"
+#include "error_support.hpp"
 #include "cartcoll/cartcoll.h"
 #include "cartcoll/neighbor.h"
 
@@ -24,6 +25,7 @@ namespace {
 
 using support::world_rank;
 using support::world_size;
+using errors::ring_adjacent;
 
 constexpr std::chrono::seconds deadline{90};
 
@@ -35,27 +37,13 @@ class SettingsErrors : public testing::Test {
   }
 };
 
-// A full blocking alltoall on `comm` through the CC_ API, checked against the graph reference model
-// on the neighbor lists `graph`.
-void expect_full_call(MPI_Comm comm, const cartcoll::Graph& graph,
-                      support::Pairing pairing = support::Pairing::kth_occurrence) {
-  const support::TestTypes types;
-  support::GraphCase exchange(support::Op::alltoall, support::Variant::plain, support::Sizes::per_edge, types, graph,
-                              world_rank(), 7, pairing);
-  exchange.prepare(0);
-  ASSERT_EQ(exchange.call(support::Form::blocking, comm, nullptr), MPI_SUCCESS) << exchange.describe();
-  EXPECT_EQ(exchange.mismatch(), "") << exchange.describe();
-}
-
 int previous_rank() { return (world_rank() + world_size() - 1) % world_size(); }
 int next_rank() { return (world_rank() + 1) % world_size(); }
 
-// A ring with both directions: repeated edges at 2 processes, self edges at 1.
-int ring_adjacent(int (*create)(MPI_Comm, int, const int[], const int[], int, const int[], const int[], MPI_Info, int,
-                                MPI_Comm*),
-                  MPI_Comm* graph) {
-  const int sources[] = {previous_rank(), next_rank()}, destinations[] = {next_rank(), previous_rank()};
-  return create(MPI_COMM_WORLD, 2, sources, MPI_UNWEIGHTED, 2, destinations, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, graph);
+// A full blocking alltoall on `comm` through the CC_ API, checked on the neighbor lists `graph`.
+void expect_full_call(MPI_Comm comm, const cartcoll::Graph& graph,
+                      support::Pairing pairing = support::Pairing::kth_occurrence) {
+  errors::expect_full_call(comm, graph, pairing, 7);
 }
 
 // The same ring, each process naming its own out-edges.
@@ -82,10 +70,7 @@ void fresh_one_works(const std::function<int(MPI_Comm*)>& create, bool cartesian
   MPI_Comm_free(&made);
 }
 
-int cart_ring(MPI_Comm* cart) {
-  const int dims[] = {world_size()}, periods[] = {1}, offsets[] = {-1, 1, 2};
-  return Cart_neighborhood_create(MPI_COMM_WORLD, 1, dims, periods, 3, offsets, MPI_UNWEIGHTED, MPI_INFO_NULL, 0, cart);
-}
+int cart_ring(MPI_Comm* cart) { return errors::cart_ring({-1, 1, 2}, cart); }
 
 // Creation fails before anything is made (one agreement); then a fresh communicator works.
 // CC_Dist_graph_create_adjacent meets every case.

@@ -16,6 +16,7 @@
 #include "../support/graph_case.hpp"
 #include "../support/watchdog.hpp"
 #include "bad_settings.hpp"
+#include "error_support.hpp"
 
 namespace {
 
@@ -30,20 +31,10 @@ support::Api mpi_alltoall() {
 }
 
 void expect_full_call(MPI_Comm comm, support::Pairing pairing, unsigned seed) {
-  const support::TestTypes types;
-  support::GraphCase exchange(support::Op::alltoall, support::Variant::plain, support::Sizes::per_edge, types,
-                              support::gather_topology(comm), world_rank(), seed, pairing);
-  exchange.prepare(0);
-  ASSERT_EQ(exchange.call(support::Form::blocking, comm, nullptr, mpi_alltoall()), MPI_SUCCESS) << exchange.describe();
-  EXPECT_EQ(exchange.mismatch(), "") << exchange.describe();
+  errors::expect_full_call(comm, support::gather_topology(comm), pairing, seed, mpi_alltoall());
 }
 
-int ring(MPI_Comm* graph) {
-  const int p = world_size(), rank = world_rank();
-  const int sources[] = {(rank + p - 1) % p, (rank + 1) % p}, destinations[] = {(rank + 1) % p, (rank + p - 1) % p};
-  return MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 2, sources, MPI_UNWEIGHTED, 2, destinations, MPI_UNWEIGHTED,
-                                        MPI_INFO_NULL, 0, graph);
-}
+int ring(MPI_Comm* graph) { return errors::ring_adjacent(MPI_Dist_graph_create_adjacent, graph); }
 
 int cartesian(MPI_Comm* cart) {
   const int dims[] = {world_size()}, periods[] = {1};

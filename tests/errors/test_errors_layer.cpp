@@ -5,19 +5,17 @@
 // datatype in a nonblocking call. CARTCOLL_TEST_EXPECT (layer or native) says whether the layer must
 // be in front of MPI; on MPI alone only the failed ordinary requests and the uncommitted datatype
 // run (a freed handle is undefined there), on a ring, whose pairing every MPI agrees on.
-#include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <mpi.h>
 
 #include <chrono>
-#include <cstdlib>
-#include <string>
 #include <vector>
 
 #include "../support/cart_fixture.hpp"
 #include "../support/error_checks.hpp"
 #include "../support/mpi_api.hpp"
 #include "../support/watchdog.hpp"
+#include "error_support.hpp"
 #include "request_cases.hpp"
 
 using namespace support;
@@ -26,32 +24,19 @@ namespace {
 
 constexpr std::chrono::seconds deadline{60};
 
-bool layer_expected() {
-  const char* expect = std::getenv("CARTCOLL_TEST_EXPECT");
-  return expect != nullptr && std::string(expect) == "layer";
-}
-
-// Whether MPI_Wait is the layer's: the object that defines it is not the MPI library.
-bool layer_in_front() {
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&MPI_Wait), &info) == 0 || info.dli_fname == nullptr) return false;
-  const std::string file = info.dli_fname;
-  return file.find("cartcoll") != std::string::npos || file.find("test_errors_layer") != std::string::npos;
-}
-
 class LayerErrors : public ::testing::Test {
  protected:
   void SetUp() override {
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    comm_ = layer_expected() ? errors::graph_comm(3) : errors::ring_comm();
+    comm_ = errors::layer_expected() ? errors::graph_comm(3) : errors::ring_comm();
   }
   void TearDown() override { MPI_Comm_free(&comm_); }
   MPI_Comm comm_ = MPI_COMM_NULL;
   Watchdog watchdog_{::testing::UnitTest::GetInstance()->current_test_info()->name(), deadline};
 };
 
-TEST_F(LayerErrors, IsWhereExpected) { EXPECT_EQ(layer_in_front(), layer_expected()); }
+TEST_F(LayerErrors, IsWhereExpected) { EXPECT_EQ(errors::layer_in_front(), errors::layer_expected()); }
 
 TEST_F(LayerErrors, TruncatedOrdinaryReceiveIsReportedByEveryCompletion) {
   if (world_size() < 2) GTEST_SKIP() << "Open MPI 4.1.4 reports no truncation of a message to the process itself";
@@ -70,7 +55,7 @@ TEST_F(LayerErrors, TruncatedOrdinaryReceiveSeenByGetStatus) {
 }
 
 TEST_F(LayerErrors, StaleCopiesOfFreedRequestsAreErrRequest) {
-  if (!layer_expected()) GTEST_SKIP() << "a freed handle is undefined to MPI alone";
+  if (!errors::layer_expected()) GTEST_SKIP() << "a freed handle is undefined to MPI alone";
   errors::stale_library_handles(comm_, mpi_names_api);
   errors::expect_usable(comm_, mpi_names_api);
 }

@@ -6,7 +6,6 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include <array>
 #include <chrono>
 #include <cstdint>
 
@@ -35,45 +34,6 @@ class RequestErrors : public ::testing::Test {
   MPI_Comm comm_ = MPI_COMM_NULL;
   Watchdog watchdog_{::testing::UnitTest::GetInstance()->current_test_info()->name(), deadline};
 };
-
-// A ring (d = 1, offsets -1 and +1) made by Cart_neighborhood_create over MPI_COMM_WORLD.
-MPI_Comm cart_ring() {
-  const int dimensions[] = {world_size()}, periods[] = {1}, offsets[] = {-1, 1};
-  MPI_Comm ring = MPI_COMM_NULL;
-  EXPECT_EQ(Cart_neighborhood_create(MPI_COMM_WORLD, 1, dimensions, periods, 2, offsets, MPI_UNWEIGHTED, MPI_INFO_NULL,
-                                     0, &ring),
-            MPI_SUCCESS);
-  MPI_Comm_set_errhandler(ring, MPI_ERRORS_RETURN);
-  return ring;
-}
-
-// Three ints per block, each naming its sender, block and element.
-struct RingBlocks {
-  std::array<int, 6> send{}, recv{};
-  void prepare(int generation) {
-    for (int b = 0; b < 2; ++b)
-      for (int e = 0; e < 3; ++e) send[static_cast<std::size_t>(b * 3 + e)] = generation * 10000 + world_rank() * 100 + b * 10 + e;
-    recv.fill(-1);
-  }
-  // Block i comes from the process at -offset[i], which sent it as its block i.
-  bool arrived(int generation) const {
-    const int p = world_size(), offsets[] = {-1, 1};
-    for (int i = 0; i < 2; ++i)
-      for (int e = 0; e < 3; ++e) {
-        const int source = ((world_rank() - offsets[i]) % p + p) % p;
-        if (recv[static_cast<std::size_t>(i * 3 + e)] != generation * 10000 + source * 100 + i * 10 + e) return false;
-      }
-    return true;
-  }
-};
-
-void expect_cart_usable(MPI_Comm ring) {
-  RingBlocks blocks;
-  blocks.prepare(7);
-  const int code = Cart_alltoall(blocks.send.data(), 3, MPI_INT, blocks.recv.data(), 3, MPI_INT, ring);
-  expect_class_everywhere(code, MPI_SUCCESS);
-  EXPECT_TRUE(blocks.arrived(7)) << "the Cartesian communicator is usable afterwards";
-}
 
 TEST_F(RequestErrors, TruncatedOrdinaryReceiveIsReportedByEveryCompletion) {
   if (world_size() < 2) GTEST_SKIP() << "Open MPI 4.1.4 reports no truncation of a message to the process itself";
@@ -134,8 +94,8 @@ TEST_F(RequestErrors, NullRequestsGoToSelfsHandler) {
 // Every Cart_ request function given a copy of a freed handle, before and after the slot is reused,
 // a handle of the Iso_ face and a made-up value: MPI_ERR_REQUEST on MPI_COMM_SELF's handler.
 TEST_F(RequestErrors, StaleAndForeignCartAndIsoHandlesAreErrRequest) {
-  MPI_Comm ring = cart_ring();
-  RingBlocks blocks;
+  MPI_Comm ring = errors::cart_ring();
+  errors::RingBlocks blocks;
   blocks.prepare(1);
   Cart_request persistent = CART_REQUEST_NULL, nonblocking = CART_REQUEST_NULL;
   ASSERT_EQ(Cart_alltoall_init(blocks.send.data(), 3, MPI_INT, blocks.recv.data(), 3, MPI_INT, ring, MPI_INFO_NULL,
@@ -192,7 +152,7 @@ TEST_F(RequestErrors, StaleAndForeignCartAndIsoHandlesAreErrRequest) {
   ASSERT_EQ(Cart_wait(&reused), MPI_SUCCESS);
   EXPECT_TRUE(blocks.arrived(2));
   ASSERT_EQ(Cart_request_free(&reused), MPI_SUCCESS);
-  expect_cart_usable(ring);
+  errors::expect_cart_usable(ring);
   MPI_Comm_free(&ring);
 }
 

@@ -7,9 +7,6 @@
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 #include <mpi.h>
-#if CARTCOLL_HAVE_MPIX_NEIGHBOR_INIT
-#include <mpi-ext.h>
-#endif
 
 #include <algorithm>
 #include <chrono>
@@ -21,6 +18,7 @@
 #include "../../support/cart_fixture.hpp"
 #include "../../support/graph_case.hpp"
 #include "../../support/graph_checks.hpp"
+#include "../../support/mpi_api.hpp"
 #include "../../support/watchdog.hpp"
 
 using namespace support;
@@ -29,25 +27,6 @@ using cartcoll::Graph;
 namespace {
 
 constexpr std::chrono::seconds deadline{120};
-
-#if CARTCOLL_HAVE_MPI_NEIGHBOR_INIT
-#define PERSISTENT(name) MPI_Neighbor_##name##_init
-#elif CARTCOLL_HAVE_MPIX_NEIGHBOR_INIT
-#define PERSISTENT(name) MPIX_Neighbor_##name##_init
-#else
-#define PERSISTENT(name) nullptr
-#endif
-
-// MPI's names: what the layer stands in for where it is loaded.
-constexpr Api mpi_api{MPI_Neighbor_allgather,  MPI_Neighbor_allgatherv,  MPI_Neighbor_alltoall,
-                      MPI_Neighbor_alltoallv,  MPI_Neighbor_alltoallw,   MPI_Ineighbor_allgather,
-                      MPI_Ineighbor_allgatherv, MPI_Ineighbor_alltoall,  MPI_Ineighbor_alltoallv,
-                      MPI_Ineighbor_alltoallw, PERSISTENT(allgather),    PERSISTENT(allgatherv),
-                      PERSISTENT(alltoall),    PERSISTENT(alltoallv),    PERSISTENT(alltoallw),
-                      MPI_Start,               MPI_Startall,             MPI_Wait,
-                      MPI_Waitall,             MPI_Waitany,              MPI_Waitsome,
-                      MPI_Test,                MPI_Testall,              MPI_Testany,
-                      MPI_Testsome,            MPI_Request_get_status,   MPI_Request_free};
 
 std::string expected_side() {
   const char* expect = std::getenv("CARTCOLL_TEST_EXPECT");
@@ -95,7 +74,7 @@ TEST_P(EveryTopology, EveryOperationAndFormMatchesTheReferenceModel) {
       for (Variant variant : all_variants) {
         GraphCase exchange(op, variant, Sizes::per_edge, types, graph, world_rank(), seed,
                            GetParam() == Made::cart ? Pairing::cartesian : Pairing::kth_occurrence);
-        run_all_forms(exchange, comm, (seed + static_cast<unsigned>(world_rank())) % 2 == 1, mpi_api);
+        run_all_forms(exchange, comm, (seed + static_cast<unsigned>(world_rank())) % 2 == 1, mpi_names_api);
       }
     MPI_Comm_free(&comm);
   }
@@ -136,16 +115,16 @@ TEST(RepeatedEdges, KthOccurrenceMatchesKth) {
 TEST(Requests, NonblockingMixedWithPlainByEveryCompletion) {
   const Watchdog watchdog("NonblockingMixedWithPlainByEveryCompletion", deadline);
   MPI_Comm graph_comm = mpi_adjacent(shared_graph(11)), cart_comm = mpi_cart(5);
-  nonblocking_mixed_with_plain(graph_comm, cart_comm, mpi_api);
+  nonblocking_mixed_with_plain(graph_comm, cart_comm, mpi_names_api);
   MPI_Comm_free(&graph_comm);
   MPI_Comm_free(&cart_comm);
 }
 
 TEST(Requests, PersistentMixedWithPlainByEveryCompletion) {
-  if (!mpi_api.has_persistent()) GTEST_SKIP() << "this MPI has no persistent neighborhood collectives";
+  if (!mpi_names_api.has_persistent()) GTEST_SKIP() << "this MPI has no persistent neighborhood collectives";
   const Watchdog watchdog("PersistentMixedWithPlainByEveryCompletion", deadline);
   MPI_Comm comm = mpi_adjacent(shared_graph(12));
-  persistent_mixed_with_plain(comm, mpi_api);
+  persistent_mixed_with_plain(comm, mpi_names_api);
   MPI_Comm_free(&comm);
 }
 
@@ -229,10 +208,10 @@ TEST(Report, KnownCalls) {
     EXPECT_EQ(received[0], below);
     EXPECT_EQ(received[1], above);
   }
-  if (mpi_api.has_persistent()) {
+  if (mpi_names_api.has_persistent()) {
     const int counts[2] = {1, 1}, displacements[2] = {0, 1};
     MPI_Request request = MPI_REQUEST_NULL;
-    ASSERT_EQ(mpi_api.alltoallv_init(send, counts, displacements, MPI_INT, received, counts, displacements, MPI_INT,
+    ASSERT_EQ(mpi_names_api.alltoallv_init(send, counts, displacements, MPI_INT, received, counts, displacements, MPI_INT,
                                      ring, MPI_INFO_NULL, &request),
               MPI_SUCCESS);
     for (int start = 0; start < 4; ++start) {
@@ -282,7 +261,7 @@ TEST(Report, HandMadeMooreGraphIsCartesian) {
   const TestTypes types;
   for (Op op : {Op::alltoall, Op::allgather}) {
     GraphCase exchange(op, Variant::plain, Sizes::per_edge, types, graph, world_rank(), 3);
-    run_all_forms(exchange, moore, false, mpi_api);
+    run_all_forms(exchange, moore, false, mpi_names_api);
   }
   MPI_Comm_free(&moore);
   MPI_Comm_free(&cart);
@@ -306,7 +285,7 @@ TEST(Report, CompleteGraphIsExact) {
   const TestTypes types;
   for (Op op : {Op::alltoall, Op::allgather}) {
     GraphCase exchange(op, Variant::plain, Sizes::per_edge, types, graph, world_rank(), 3);
-    run_all_forms(exchange, complete, false, mpi_api);
+    run_all_forms(exchange, complete, false, mpi_names_api);
   }
   MPI_Comm_free(&complete);
 }
