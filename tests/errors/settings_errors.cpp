@@ -1,8 +1,9 @@
 // Bad settings on every kind of communicator (docs/semantics.md rule 74): each value of
 // bad_settings.hpp on the last process only and on every process must be its class on every
-// process, at Cart_neighborhood_create, CC_Dist_graph_create(_adjacent), and the first blocking,
-// *_init or nonblocking call on communicators MPI made (MPI_Dist_graph_create_adjacent,
-// MPI_Cart_create). After the cases, without the bad settings, a fresh communicator, or the same one
+// process, at Cart_neighborhood_create, CC_Dist_graph_create(_adjacent), and the first blocking
+// or *_init call on communicators MPI made (MPI_Dist_graph_create_adjacent, MPI_Cart_create); a
+// nonblocking first call there runs everywhere and reports the class at completion where the value
+// is. After the cases, without the bad settings, a fresh communicator, or the same one
 // MPI made, carries a full alltoall whose blocks depend on sender, block and element (the graph
 // reference model checks it).
 #include <gtest/gtest.h>
@@ -108,17 +109,15 @@ TEST_F(SettingsErrors, DistGraphCreate) {
   fresh_one_works(ring_by_edges);
 }
 
-// A communicator MPI made, set up by its first blocking or *_init call, or not set up by a nonblocking
-// one (which does not communicate: a setting bad on every process fails on every process; where it is
-// bad on some only, those fail and the others' requests wait, as rule 30 says of local checks). A
-// failed call attaches nothing, so the same communicator meets every case, and afterwards, without the
-// bad setting, sets up at its next blocking call and carries it.
+// A communicator MPI made, set up by its first blocking or *_init call. A failed call attaches
+// nothing, so the same communicator meets every case, and afterwards, without the bad setting, sets
+// up at its next blocking call and carries it.
 void first_calls_fail_then_work(MPI_Comm comm, support::Form form, support::Pairing pairing) {
   const cartcoll::Graph lists = support::gather_topology(comm);
   const support::TestTypes types;
   support::GraphCase exchange(support::Op::alltoall, support::Variant::plain, support::Sizes::per_edge, types, lists,
                               world_rank(), 3, pairing);
-  errors_suite::for_each_case(false, form == support::Form::nonblocking, [&] {
+  errors_suite::for_each_case(false, false, [&] {
     exchange.prepare(0);
     MPI_Request request = MPI_REQUEST_NULL;
     const int code = exchange.call(form, comm, form == support::Form::blocking ? nullptr : &request);
@@ -126,6 +125,60 @@ void first_calls_fail_then_work(MPI_Comm comm, support::Form form, support::Pair
     return code;
   });
   expect_full_call(comm, lists, pairing);
+}
+
+// The first call on a fresh communicator MPI made is nonblocking (`op`, completed by CC_Wait for
+// alltoall and CC_Waitall for alltoallv), with the setting bad on the processes sets_it names. No
+// agreement is possible: every process starts the exchange (those with the bad value with the
+// defaults), the data is right everywhere, and the bad value's class comes at completion on the
+// processes that have it only. The communicator keeps the defaults: a blocking call that follows,
+// the value still set, carries a full call everywhere.
+void nonblocking_first_call(const std::function<int(MPI_Comm*)>& create, support::Pairing pairing, support::Op op,
+                            const errors_suite::BadSetting& setting, bool everywhere) {
+  MPI_Comm comm = MPI_COMM_NULL;
+  ASSERT_EQ(create(&comm), MPI_SUCCESS);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  const cartcoll::Graph lists = support::gather_topology(comm);
+  const support::TestTypes types;
+  support::GraphCase exchange(op, support::Variant::plain, support::Sizes::per_edge, types, lists, world_rank(), 5,
+                              pairing);
+  exchange.prepare(0);
+  const bool bad_here = errors_suite::sets_it(everywhere, world_rank(), world_size());
+  if (bad_here) ASSERT_EQ(setenv(setting.variable, setting.value.c_str(), 1), 0);
+  MPI_Request request = MPI_REQUEST_NULL;
+  EXPECT_EQ(exchange.call(support::Form::nonblocking, comm, &request), MPI_SUCCESS);
+  EXPECT_NE(request, MPI_REQUEST_NULL);
+  const int expected = bad_here ? setting.error_class : MPI_SUCCESS;
+  if (op == support::Op::alltoall) {
+    EXPECT_EQ(support::error_class(CC_Wait(&request, MPI_STATUS_IGNORE)), expected);
+  } else {
+    MPI_Status status;
+    status.MPI_ERROR = MPI_ERR_PENDING;
+    const int code = CC_Waitall(1, &request, &status);
+    EXPECT_EQ(support::error_class(code), bad_here ? MPI_ERR_IN_STATUS : MPI_SUCCESS);
+    if (bad_here) EXPECT_EQ(support::error_class(status.MPI_ERROR), expected);
+  }
+  EXPECT_EQ(request, MPI_REQUEST_NULL);
+  EXPECT_EQ(exchange.mismatch(), "") << exchange.describe();
+  expect_full_call(comm, lists, pairing);
+  if (bad_here) ASSERT_EQ(unsetenv(setting.variable), 0);
+  MPI_Comm_free(&comm);
+}
+
+// Each setting bad by itself that is tried on every kind of communicator (bad_settings.hpp), on the
+// last process and on all. A value that is good by itself and differs between processes
+// (CARTCOLL_MAX_TAG=200 on one) has no error to report here and is not tried.
+void nonblocking_first_calls(const std::function<int(MPI_Comm*)>& create, support::Pairing pairing,
+                             std::initializer_list<support::Op> ops) {
+  for (const errors_suite::BadSetting& setting : errors_suite::bad_settings())
+    for (const bool everywhere : {false, true}) {
+      if (!setting.bad_alone || !errors_suite::tried(setting, everywhere, world_size(), false)) continue;
+      for (const support::Op op : ops) {
+        SCOPED_TRACE(errors_suite::describe(setting, everywhere) + ", " + support::name(op));
+        nonblocking_first_call(create, pairing, op, setting, everywhere);
+      }
+    }
+  errors_suite::remove_files();
 }
 
 TEST_F(SettingsErrors, FirstBlockingCallOnAGraphMpiMade) {
@@ -144,12 +197,19 @@ TEST_F(SettingsErrors, FirstInitCallOnAGraphMpiMade) {
   MPI_Comm_free(&graph);
 }
 
-TEST_F(SettingsErrors, FirstNonblockingCallWithASettingBadEverywhere) {
-  const support::Watchdog watchdog("FirstNonblockingCallWithASettingBadEverywhere", deadline);
-  MPI_Comm graph = MPI_COMM_NULL;
-  ASSERT_EQ(ring_adjacent(MPI_Dist_graph_create_adjacent, &graph), MPI_SUCCESS);
-  first_calls_fail_then_work(graph, support::Form::nonblocking, support::Pairing::kth_occurrence);
-  MPI_Comm_free(&graph);
+TEST_F(SettingsErrors, FirstNonblockingCallOnAGraphMpiMadeReportsAtCompletion) {
+  const support::Watchdog watchdog("FirstNonblockingCallOnAGraphMpiMadeReportsAtCompletion", deadline);
+  const auto create = [](MPI_Comm* graph) { return ring_adjacent(MPI_Dist_graph_create_adjacent, graph); };
+  nonblocking_first_calls(create, support::Pairing::kth_occurrence, {support::Op::alltoall, support::Op::alltoallv});
+}
+
+TEST_F(SettingsErrors, FirstNonblockingCallOnACartesianTopologyMpiMadeReportsAtCompletion) {
+  const support::Watchdog watchdog("FirstNonblockingCallOnACartesianTopologyMpiMadeReportsAtCompletion", deadline);
+  const auto create = [](MPI_Comm* cart) {
+    const int dims[] = {world_size()}, periods[] = {1};
+    return MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, cart);
+  };
+  nonblocking_first_calls(create, support::Pairing::cartesian, {support::Op::alltoall});
 }
 
 TEST_F(SettingsErrors, FirstBlockingCallOnACartesianTopologyMpiMade) {
