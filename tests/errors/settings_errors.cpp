@@ -127,60 +127,6 @@ void first_calls_fail_then_work(MPI_Comm comm, support::Form form, support::Pair
   expect_full_call(comm, lists, pairing);
 }
 
-// The first call on a fresh communicator MPI made is nonblocking (`op`, completed by CC_Wait for
-// alltoall and CC_Waitall for alltoallv), with the setting bad on the processes sets_it names. No
-// agreement is possible: every process starts the exchange (those with the bad value with the
-// defaults), the data is right everywhere, and the bad value's class comes at completion on the
-// processes that have it only. The communicator keeps the defaults: a blocking call that follows,
-// the value still set, carries a full call everywhere.
-void nonblocking_first_call(const std::function<int(MPI_Comm*)>& create, support::Pairing pairing, support::Op op,
-                            const errors_suite::BadSetting& setting, bool everywhere) {
-  MPI_Comm comm = MPI_COMM_NULL;
-  ASSERT_EQ(create(&comm), MPI_SUCCESS);
-  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-  const cartcoll::Graph lists = support::gather_topology(comm);
-  const support::TestTypes types;
-  support::GraphCase exchange(op, support::Variant::plain, support::Sizes::per_edge, types, lists, world_rank(), 5,
-                              pairing);
-  exchange.prepare(0);
-  const bool bad_here = errors_suite::sets_it(everywhere, world_rank(), world_size());
-  if (bad_here) ASSERT_EQ(setenv(setting.variable, setting.value.c_str(), 1), 0);
-  MPI_Request request = MPI_REQUEST_NULL;
-  EXPECT_EQ(exchange.call(support::Form::nonblocking, comm, &request), MPI_SUCCESS);
-  EXPECT_NE(request, MPI_REQUEST_NULL);
-  const int expected = bad_here ? setting.error_class : MPI_SUCCESS;
-  if (op == support::Op::alltoall) {
-    EXPECT_EQ(support::error_class(CC_Wait(&request, MPI_STATUS_IGNORE)), expected);
-  } else {
-    MPI_Status status;
-    status.MPI_ERROR = MPI_ERR_PENDING;
-    const int code = CC_Waitall(1, &request, &status);
-    EXPECT_EQ(support::error_class(code), bad_here ? MPI_ERR_IN_STATUS : MPI_SUCCESS);
-    if (bad_here) EXPECT_EQ(support::error_class(status.MPI_ERROR), expected);
-  }
-  EXPECT_EQ(request, MPI_REQUEST_NULL);
-  EXPECT_EQ(exchange.mismatch(), "") << exchange.describe();
-  expect_full_call(comm, lists, pairing);
-  if (bad_here) ASSERT_EQ(unsetenv(setting.variable), 0);
-  MPI_Comm_free(&comm);
-}
-
-// Each setting bad by itself that is tried on every kind of communicator (bad_settings.hpp), on the
-// last process and on all. A value that is good by itself and differs between processes
-// (CARTCOLL_MAX_TAG=200 on one) has no error to report here and is not tried.
-void nonblocking_first_calls(const std::function<int(MPI_Comm*)>& create, support::Pairing pairing,
-                             std::initializer_list<support::Op> ops) {
-  for (const errors_suite::BadSetting& setting : errors_suite::bad_settings())
-    for (const bool everywhere : {false, true}) {
-      if (!setting.bad_alone || !errors_suite::tried(setting, everywhere, world_size(), false)) continue;
-      for (const support::Op op : ops) {
-        SCOPED_TRACE(errors_suite::describe(setting, everywhere) + ", " + support::name(op));
-        nonblocking_first_call(create, pairing, op, setting, everywhere);
-      }
-    }
-  errors_suite::remove_files();
-}
-
 TEST_F(SettingsErrors, FirstBlockingCallOnAGraphMpiMade) {
   const support::Watchdog watchdog("FirstBlockingCallOnAGraphMpiMade", deadline);
   MPI_Comm graph = MPI_COMM_NULL;
@@ -200,7 +146,8 @@ TEST_F(SettingsErrors, FirstInitCallOnAGraphMpiMade) {
 TEST_F(SettingsErrors, FirstNonblockingCallOnAGraphMpiMadeReportsAtCompletion) {
   const support::Watchdog watchdog("FirstNonblockingCallOnAGraphMpiMadeReportsAtCompletion", deadline);
   const auto create = [](MPI_Comm* graph) { return ring_adjacent(MPI_Dist_graph_create_adjacent, graph); };
-  nonblocking_first_calls(create, support::Pairing::kth_occurrence, {support::Op::alltoall, support::Op::alltoallv});
+  for (const support::Op op : {support::Op::alltoall, support::Op::alltoallv})
+    errors_suite::nonblocking_first_calls(create, support::Pairing::kth_occurrence, op, support::Form::blocking);
 }
 
 TEST_F(SettingsErrors, FirstNonblockingCallOnACartesianTopologyMpiMadeReportsAtCompletion) {
@@ -209,7 +156,9 @@ TEST_F(SettingsErrors, FirstNonblockingCallOnACartesianTopologyMpiMadeReportsAtC
     const int dims[] = {world_size()}, periods[] = {1};
     return MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, cart);
   };
-  nonblocking_first_calls(create, support::Pairing::cartesian, {support::Op::alltoall});
+  // A nonblocking follow-up: there it costs less than a blocking one (which the graph above has).
+  errors_suite::nonblocking_first_calls(create, support::Pairing::cartesian, support::Op::alltoall,
+                                        support::Form::nonblocking);
 }
 
 TEST_F(SettingsErrors, FirstBlockingCallOnACartesianTopologyMpiMade) {
