@@ -20,7 +20,7 @@ namespace cartcoll::detail {
 // The state of `comm` for a neighborhood collective: the one it carries, or one made now from its MPI
 // topology. Error(Errc::topology) for a communicator without one, Errc::comm after MPI_Comm_free.
 // Without `may_block` (a nonblocking first call) no agreement is possible: where this process's
-// settings do not parse, the state made now has the defaults and the settings' error goes to
+// settings do not parse, the state made (and attached) now has the defaults, and the error goes to
 // `*unusable_settings`, for the call to start all the same and report it at its completion (the
 // processes whose settings parse start theirs and would otherwise wait for this one); without
 // `unusable_settings` the error is thrown.
