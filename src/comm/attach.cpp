@@ -98,7 +98,7 @@ Neighborhood neighborhood_of_topology(MPI_Comm comm, Weights& weights) {
   }
 }
 
-std::shared_ptr<CommState> state_for_collective(MPI_Comm comm, bool may_block) {
+std::shared_ptr<CommState> state_for_collective(MPI_Comm comm, bool may_block, std::optional<Error>* unusable_settings) {
   if (comm == MPI_COMM_NULL) throw Error(Errc::comm, "MPI_COMM_NULL");
   if (auto state = find_state(comm)) {
     if (state->freed()) throw Error(Errc::comm, "the communicator was freed");
@@ -123,7 +123,16 @@ std::shared_ptr<CommState> state_for_collective(MPI_Comm comm, bool may_block) {
       settings = agreed_settings(library_comm, info_of(comm).get(), node_size);
     }
   } else {
-    settings = local_settings(info_of(comm).get());  // no communication: a bad value fails where it is
+    const Info info = info_of(comm);
+    try {
+      settings = local_settings(info.get());  // no communication: a bad value fails where it is
+    } catch (const Error& error) {
+      // The idup above matched the other processes', which attach their states: attaching nothing
+      // here would leave this process's next call an idup and an agreement no other process makes.
+      if (unusable_settings == nullptr) throw;
+      *unusable_settings = error;
+      settings = Settings{};
+    }
   }
   auto state = std::make_shared<CommState>(std::move(neighborhood), std::move(weights), rank, Origin::mpi_topology,
                                            std::move(settings), std::move(library));

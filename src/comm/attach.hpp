@@ -10,6 +10,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "state.hpp"
@@ -18,7 +19,13 @@ namespace cartcoll::detail {
 
 // The state of `comm` for a neighborhood collective: the one it carries, or one made now from its MPI
 // topology. Error(Errc::topology) for a communicator without one, Errc::comm after MPI_Comm_free.
-std::shared_ptr<CommState> state_for_collective(MPI_Comm comm, bool may_block);
+// Without `may_block` (a nonblocking first call) no agreement is possible: where this process's
+// settings do not parse, the state made (and attached) now has the defaults, and the error goes to
+// `*unusable_settings`, for the call to start all the same and report it at its completion (the
+// processes whose settings parse start theirs and would otherwise wait for this one); without
+// `unusable_settings` the error is thrown.
+std::shared_ptr<CommState> state_for_collective(MPI_Comm comm, bool may_block,
+                                                std::optional<Error>* unusable_settings = nullptr);
 
 // What MPI_Topo_test says of comm. Under SimGrid's SMPI, which declares MPI_Topo_test but aborts the
 // simulation when it is called (cmake/mpi_features.cmake), MPI_UNDEFINED: there the library reads no

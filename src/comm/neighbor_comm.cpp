@@ -73,9 +73,12 @@ void NeighborComm::exchange(const ArgumentPrint& print, const std::function<Layo
   detail::exchange(attached, print, make_layout, contract_of(attached));
 }
 
+// A first call here cannot agree on settings: unusable ones fail it at its completion (attach.hpp).
 Request NeighborComm::iexchange(const Layout& layout) const {
-  detail::CommState& attached = state(false);
-  return detail::iexchange(state_, comm_, layout, contract_of(attached));
+  std::optional<Error> unusable_settings;
+  if (!state_ || state_->freed()) state_ = detail::state_for_collective(comm_, false, &unusable_settings);
+  return detail::iexchange(state_, comm_, layout, contract_of(*state_),
+                           unusable_settings ? &*unusable_settings : nullptr);
 }
 
 Request NeighborComm::exchange_init(const std::function<Layout()>& make_layout, const RequestOptions& options) const {

@@ -3,6 +3,7 @@
 // schedules the library runs (ScheduledOperation); 001's collectives on communicators without a graph
 // topology are MPI's own, held as the library's requests where they must be (src/unified).
 #include <memory>
+#include <optional>
 
 #include "../exec/mpi_executor.hpp"
 #include "cartcoll/error.hpp"
@@ -36,6 +37,15 @@ class Operation {
     return true;
   }
   bool ready() { return ProgressEngine::instance().test(work()); }
+  // An error of the call that MPI lets a nonblocking operation report at its completion (a first
+  // call's unusable settings, attach.hpp): the operation runs all the same, so that no peer waits
+  // for it, and its wait or test throws `error`.
+  void report_at_completion(const Error& error) { at_completion_ = error; }
+  // Throws that error, if any: Request's completion of a nonblocking operation (a persistent one
+  // never has one, so its completion does not look).
+  void throw_reported_at_completion() const {
+    if (at_completion_) throw *at_completion_;
+  }
 
  protected:
   Operation(MPI_Comm user_comm, bool persistent) : user_comm_(user_comm), persistent_(persistent) {}
@@ -52,6 +62,7 @@ class Operation {
   MPI_Comm user_comm_;
   bool persistent_;
   bool active_ = false;
+  std::optional<Error> at_completion_;
 };
 
 // A schedule bound to its buffers: lowered for MPI, with the tag it holds.

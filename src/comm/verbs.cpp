@@ -189,7 +189,8 @@ void exchange(CommState& state, const ArgumentPrint& print, const std::function<
   last.run = state.last_run;
 }
 
-Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const Layout& layout, Contract contract) {
+Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const Layout& layout, Contract contract,
+                  const Error* reported_at_completion) {
   EphemeralTag tag(state->tags());
   check_layout(*state, layout, contract);
   const Choice choice = resolve_algorithm(
@@ -201,6 +202,7 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
                                                         state->reuse(false));
   tag.hand_over();
   operation->start();
+  if (reported_at_completion != nullptr) operation->report_at_completion(*reported_at_completion);
   return Request(std::move(operation));
 }
 
@@ -241,13 +243,15 @@ void run_graph_call(CommState& state, const GraphCall& call) {
   if (execution.error() != MPI_SUCCESS) throw Error(Errc::mpi, "a message of the collective failed", execution.error());
 }
 
-Request start_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const GraphCall& call) {
-  if (!call.schedule) return iexchange(state, user_comm, call.layout, Contract::mpi);
+Request start_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const GraphCall& call,
+                         const Error* reported_at_completion) {
+  if (!call.schedule) return iexchange(state, user_comm, call.layout, Contract::mpi, reported_at_completion);
   EphemeralTag tag(state->tags());
   auto operation = std::make_unique<ScheduledOperation>(state, user_comm, *call.schedule, call.layout, tag.get(), false,
                                                         state->reuse(false));
   tag.hand_over();
   operation->start();
+  if (reported_at_completion != nullptr) operation->report_at_completion(*reported_at_completion);
   return Request(std::move(operation));
 }
 

@@ -22,8 +22,10 @@ void exchange(CommState& state, const Layout& layout, Contract contract);
 void exchange(CommState& state, const RegularArguments& arguments, Contract contract);
 void exchange(CommState& state, const ArgumentPrint& print, const std::function<Layout()>& make_layout,
               Contract contract);
-// Never blocks and never communicates before it returns.
-Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const Layout& layout, Contract contract);
+// Never blocks and never communicates before it returns. Where `reported_at_completion` is given
+// (unusable settings, attach.hpp), the request runs and then fails with it at its completion.
+Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const Layout& layout, Contract contract,
+                  const Error* reported_at_completion = nullptr);
 // Collective: processes agree on errors, the algorithm and the request's tag.
 Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_comm,
                       const std::function<Layout()>& make_layout, const RequestOptions& options, Contract contract);
@@ -38,8 +40,9 @@ struct GraphCall {
   std::vector<int> must_match;
 };
 void run_graph_call(CommState& state, const GraphCall& call);
-// Never blocks and never communicates before it returns.
-Request start_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const GraphCall& call);
+// Never blocks and never communicates before it returns; `reported_at_completion` as for iexchange.
+Request start_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const GraphCall& call,
+                         const Error* reported_at_completion = nullptr);
 // Collective: a bad argument on any process (thrown by `make`) fails every process alike; processes
 // whose calls take different routes (MPI_IN_PLACE on some only) fail with Errc::buffer, and where
 // must_match[i] differs every process throws mismatches[i].

@@ -42,8 +42,10 @@ Started start_call(MPI_Comm comm, const unified::Call& call) {
     if (!mpi.owned) return {request, {}};
     return {MPI_REQUEST_NULL, Request(ForwardedOperation::started(comm, std::move(mpi), request))};
   }
-  const std::shared_ptr<CommState> state = state_for_collective(comm, false);
-  return {MPI_REQUEST_NULL, start_graph_call(state, comm, graph_call(view_of(*state), call))};
+  std::optional<Error> unusable_settings;
+  const std::shared_ptr<CommState> state = state_for_collective(comm, false, &unusable_settings);
+  return {MPI_REQUEST_NULL, start_graph_call(state, comm, graph_call(view_of(*state), call),
+                                             unusable_settings ? &*unusable_settings : nullptr)};
 }
 
 Started init_call(MPI_Comm comm, const std::function<unified::Call()>& make_call, MPI_Info info, bool native) {

@@ -9,10 +9,13 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
+#include "../support/api_table.hpp"
 #include "../support/error_checks.hpp"
+#include "../support/graph_case.hpp"
 
 namespace errors_suite {
 
@@ -115,6 +118,72 @@ void for_each_case(bool every_case, bool everywhere_only, Attempt&& attempt) {
       ASSERT_EQ(unsetenv(setting.variable), 0);
       support::expect_class_everywhere(code, setting.error_class);
     }
+  remove_files();
+}
+
+// The first call on a fresh communicator MPI made is nonblocking (`op` of `api`, completed by its wait
+// for alltoall and its waitall for alltoallv), with the setting bad on the processes sets_it names. No
+// agreement is possible: every process starts the exchange (those with the bad value with the
+// defaults), the data is right everywhere, and the bad value's class comes at completion on the
+// processes that have it only. The communicator keeps the defaults: a call of the form `follow_up`
+// (blocking, or nonblocking and waited for) that follows, the value still set, carries a full call
+// everywhere, with no second set-up.
+inline void nonblocking_first_call(const std::function<int(MPI_Comm*)>& create, support::Pairing pairing,
+                                   support::Op op, support::Form follow_up, const BadSetting& setting, bool everywhere,
+                                   const support::Api& api) {
+  int rank = 0, size = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  MPI_Comm comm = MPI_COMM_NULL;
+  ASSERT_EQ(create(&comm), MPI_SUCCESS);
+  MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
+  const cartcoll::Graph lists = support::gather_topology(comm);
+  const support::TestTypes types;
+  support::GraphCase exchange(op, support::Variant::plain, support::Sizes::per_edge, types, lists, rank, 5,
+                              pairing);
+  exchange.prepare(0);
+  const bool bad_here = sets_it(everywhere, rank, size);
+  if (bad_here) ASSERT_EQ(setenv(setting.variable, setting.value.c_str(), 1), 0);
+  MPI_Request request = MPI_REQUEST_NULL;
+  EXPECT_EQ(exchange.call(support::Form::nonblocking, comm, &request, api), MPI_SUCCESS);
+  EXPECT_NE(request, MPI_REQUEST_NULL);
+  const int expected = bad_here ? setting.error_class : MPI_SUCCESS;
+  if (op == support::Op::alltoall) {
+    EXPECT_EQ(support::error_class(api.wait(&request, MPI_STATUS_IGNORE)), expected);
+  } else {
+    MPI_Status status;
+    status.MPI_ERROR = MPI_ERR_PENDING;
+    const int code = api.waitall(1, &request, &status);
+    EXPECT_EQ(support::error_class(code), bad_here ? MPI_ERR_IN_STATUS : MPI_SUCCESS);
+    if (bad_here) EXPECT_EQ(support::error_class(status.MPI_ERROR), expected);
+  }
+  EXPECT_EQ(request, MPI_REQUEST_NULL);
+  EXPECT_EQ(exchange.mismatch(), "") << exchange.describe();
+  exchange.prepare(1);
+  EXPECT_EQ(exchange.call(follow_up, comm, &request, api), MPI_SUCCESS) << exchange.describe();
+  if (follow_up == support::Form::nonblocking) EXPECT_EQ(api.wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+  EXPECT_EQ(exchange.mismatch(), "") << exchange.describe();
+  if (bad_here) ASSERT_EQ(unsetenv(setting.variable), 0);
+  MPI_Comm_free(&comm);
+}
+
+// One setting of each class (CARTCOLL_ALGORITHM, CARTCOLL_MAX_TAG: the path is the same for every
+// variable), on the last process and on all; `follow_up` as for nonblocking_first_call.
+// Collective over MPI_COMM_WORLD.
+inline void nonblocking_first_calls(const std::function<int(MPI_Comm*)>& create, support::Pairing pairing,
+                                    support::Op op, support::Form follow_up, const support::Api& api = support::cc_api) {
+  int tried_cases = 0;
+  for (const BadSetting& setting : bad_settings()) {
+    const std::string variable = setting.variable;
+    const bool one_of_each_class = variable == "CARTCOLL_ALGORITHM" || variable == "CARTCOLL_MAX_TAG";
+    if (!one_of_each_class || !setting.bad_alone || !setting.on_every_kind) continue;
+    for (const bool everywhere : {false, true}) {
+      SCOPED_TRACE(describe(setting, everywhere) + ", " + support::name(op));
+      nonblocking_first_call(create, pairing, op, follow_up, setting, everywhere, api);
+      ++tried_cases;
+    }
+  }
+  EXPECT_EQ(tried_cases, 4) << "one bad value of each class, on one process and on all";
   remove_files();
 }
 

@@ -1,7 +1,9 @@
 // Bad settings through libcartcoll_mpi (docs/semantics.md rule 74): an unmodified MPI program whose
 // MPI_Dist_graph_create_adjacent, and whose first MPI_Neighbor_alltoall on an MPI_Cart_create
-// communicator, agree on settings in the layer. Each value of bad_settings.hpp, on the last process
-// only and on every process, must be its class on every process (and no graph comes back); then,
+// communicator, agree on settings in the layer, and whose first MPI_Ineighbor_alltoall there runs
+// everywhere and reports a bad value at MPI_Wait where it is. Each value of bad_settings.hpp, on the
+// last process only and on every process, must be its class on every process (and no graph comes
+// back); then,
 // without them, a fresh graph, or the same Cartesian communicator, carries a full
 // MPI_Neighbor_alltoall checked against the graph reference model. Run only with the layer loaded:
 // MPI itself reads none of these variables.
@@ -23,10 +25,14 @@ namespace {
 using support::world_rank;
 using support::world_size;
 
-// The library's table with MPI's blocking alltoall: what the layer stands in for.
+// The library's table with MPI's alltoall, blocking and nonblocking, and MPI's waits: what the layer
+// stands in for.
 support::Api mpi_alltoall() {
   support::Api api = support::cc_api;
   api.neighbor_alltoall = MPI_Neighbor_alltoall;
+  api.ineighbor_alltoall = MPI_Ineighbor_alltoall;
+  api.wait = MPI_Wait;
+  api.waitall = MPI_Waitall;
   return api;
 }
 
@@ -71,6 +77,15 @@ TEST(SettingsThroughLayer, FirstNeighborCallOnACartesianTopology) {
   });
   expect_full_call(cart, support::Pairing::cartesian, 7);
   MPI_Comm_free(&cart);
+}
+
+// A first MPI_Ineighbor_alltoall cannot agree: it runs on every process, and MPI_Wait returns the
+// class where the value is (bad_settings.hpp, nonblocking_first_calls).
+TEST(SettingsThroughLayer, FirstNonblockingNeighborCallOnACartesianTopology) {
+  const support::Watchdog watchdog("FirstNonblockingNeighborCallOnACartesianTopology", std::chrono::seconds(90));
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  errors_suite::nonblocking_first_calls(cartesian, support::Pairing::cartesian, support::Op::alltoall,
+                                        support::Form::nonblocking, mpi_alltoall());
 }
 
 }  // namespace
