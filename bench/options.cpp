@@ -6,7 +6,7 @@
 #include <initializer_list>
 #include <sstream>
 
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "util/cli.hpp"
 #include "util/graphs.hpp"
 #include "util/neighborhoods.hpp"

@@ -25,8 +25,8 @@
 #include <vector>
 
 #include "allgather_tree.hpp"
-#include "cartcoll/plan.hpp"
-#include "cartcoll/schedule.hpp"
+#include "core/plan.hpp"
+#include "core/schedule.hpp"
 #include "cartcoll/topology.hpp"
 #include "util/cli.hpp"
 #include "util/median.hpp"

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "cartcoll/layout.hpp"
+#include "exec/argument_print.hpp"
 
 namespace cartcoll::capi {
 

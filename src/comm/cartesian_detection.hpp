@@ -6,7 +6,7 @@
 // that Cartesian neighborhood (the Cartesian planners), with the graph's block numbering.
 #include <mpi.h>
 
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "neighborhood.hpp"
 
 namespace cartcoll::detail {

@@ -16,7 +16,7 @@
 #include "../graph/mpi_transport.hpp"
 #include "../graph/routing_setup.hpp"
 #include "../graph/single_edges.hpp"
-#include "cartcoll/cost.hpp"
+#include "core/cost.hpp"
 #include "cartesian_detection.hpp"
 #include "collective.hpp"
 #include "library_comm.hpp"

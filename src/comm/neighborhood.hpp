@@ -8,12 +8,12 @@
 #include <variant>
 #include <vector>
 
-#include "cartcoll/cost.hpp"
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_combining.hpp"
-#include "cartcoll/graph_routing.hpp"
+#include "core/cost.hpp"
+#include "core/graph.hpp"
+#include "core/graph_combining.hpp"
+#include "core/graph_routing.hpp"
 #include "cartcoll/layout.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "cartcoll/topology.hpp"
 
 namespace cartcoll::detail {

@@ -5,10 +5,18 @@
 #include <memory>
 
 #include "../exec/mpi_executor.hpp"
+#include "cartcoll/cartcoll.hpp"
 #include "cartcoll/error.hpp"
 #include "state.hpp"
 
 namespace cartcoll::detail {
+
+class Operation;
+
+// The one way to make a Request from an operation (its constructor is private to users).
+struct RequestAccess {
+  static Request make(std::unique_ptr<Operation> operation) noexcept { return Request(std::move(operation)); }
+};
 
 class Operation {
  public:

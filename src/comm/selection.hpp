@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-#include "cartcoll/cost.hpp"
+#include "core/cost.hpp"
 #include "cartcoll/layout.hpp"
 #include "state.hpp"
 

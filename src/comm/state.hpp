@@ -11,12 +11,13 @@
 
 #include "../exec/mpi_executor.hpp"
 #include "../exec/type_cache.hpp"
-#include "cartcoll/cost.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/cost.hpp"
+#include "core/plan.hpp"
 #include "cartcoll/topology.hpp"
 #include "library_comm.hpp"
 #include "settings.hpp"
 #include "neighborhood.hpp"
+#include "exec/argument_print.hpp"
 
 namespace cartcoll::detail {
 

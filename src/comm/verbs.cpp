@@ -201,7 +201,7 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
                                                         state->reuse(false));
   tag.hand_over();
   operation->start();
-  return Request(std::move(operation));
+  return RequestAccess::make(std::move(operation));
 }
 
 Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_comm,
@@ -224,7 +224,7 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
     const Choice choice = resolve_algorithm(*state, algorithm, *layout, CallKind::persistent, ChoicePoint::collective);
     const auto schedule = state->schedule(layout->collective, choice);
     state->last_run = CommState::Run{choice.algorithm, schedule->messages()};
-    return Request(std::make_unique<ScheduledOperation>(state, user_comm, *schedule, *layout, tag, true,
+    return RequestAccess::make(std::make_unique<ScheduledOperation>(state, user_comm, *schedule, *layout, tag, true,
                                                            state->persistent_reuse()));
   } catch (...) {
     state->tags().release_persistent(tag);
@@ -248,7 +248,7 @@ Request start_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_
                                                         state->reuse(false));
   tag.hand_over();
   operation->start();
-  return Request(std::move(operation));
+  return RequestAccess::make(std::move(operation));
 }
 
 // As exchange_init for a neighborhood call, with the route and the caller's values agreed too, in the
@@ -283,7 +283,7 @@ Request init_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_c
           resolve_algorithm(*state, algorithm, call->layout, CallKind::persistent, ChoicePoint::collective);
       call->schedule = *state->schedule(call->layout.collective, choice);
     }
-    return Request(std::make_unique<ScheduledOperation>(state, user_comm, *call->schedule, call->layout, tag, true,
+    return RequestAccess::make(std::make_unique<ScheduledOperation>(state, user_comm, *call->schedule, call->layout, tag, true,
                                                            state->persistent_reuse()));
   } catch (...) {
     state->tags().release_persistent(tag);

@@ -6,6 +6,7 @@
 
 #include "cartcoll/cartcoll.hpp"
 #include "state.hpp"
+#include "exec/argument_print.hpp"
 
 namespace cartcoll::detail {
 

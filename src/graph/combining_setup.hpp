@@ -17,8 +17,8 @@
 // Only single edges (single_edges.hpp) are active to begin with.
 #include <map>
 
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_combining.hpp"
+#include "core/graph.hpp"
+#include "core/graph_combining.hpp"
 #include "common_neighbors.hpp"
 #include "matching.hpp"
 #include "transport.hpp"

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "cartcoll/error.hpp"
-#include "cartcoll/graph_routing.hpp"
+#include "core/graph_routing.hpp"
 #include "cartcoll/topology.hpp"
 
 namespace cartcoll {

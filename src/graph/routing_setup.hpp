@@ -7,8 +7,8 @@
 // stay held. Only single edges (single_edges.hpp) are routed.
 #include <vector>
 
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_routing.hpp"
+#include "core/graph.hpp"
+#include "core/graph_routing.hpp"
 #include "transport.hpp"
 
 namespace cartcoll::detail {

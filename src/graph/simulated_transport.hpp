@@ -4,7 +4,7 @@
 #include <span>
 #include <vector>
 
-#include "cartcoll/graph_combining.hpp"
+#include "core/graph_combining.hpp"
 #include "transport.hpp"
 
 namespace cartcoll::detail {

@@ -6,7 +6,7 @@
 #include <numeric>
 
 #include "allgather_tree.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "forwarding.hpp"
 #include "mesh_reach.hpp"
 

@@ -31,8 +31,8 @@
 
 #include "../graph/single_edges.hpp"
 #include "cartcoll/error.hpp"
-#include "cartcoll/graph_combining.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/graph_combining.hpp"
+#include "core/plan.hpp"
 #include "direct_graph.hpp"
 #include "graph_combining.hpp"
 

@@ -1,7 +1,7 @@
 #pragma once
 // graph-combining's planner, which node-combining runs on graphs too: there the set-up has paired
 // friends only within a node (CombiningParameters::node_size).
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 
 namespace cartcoll::detail {
 

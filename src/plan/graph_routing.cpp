@@ -12,8 +12,8 @@
 #include <span>
 
 #include "../graph/single_edges.hpp"
-#include "cartcoll/graph_routing.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/graph_routing.hpp"
+#include "core/plan.hpp"
 #include "direct_graph.hpp"
 
 namespace cartcoll::detail {

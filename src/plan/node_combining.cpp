@@ -21,7 +21,7 @@
 #include <map>
 #include <vector>
 
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "graph_combining.hpp"
 
 namespace cartcoll::detail {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "allgather_tree.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "forwarding.hpp"
 #include "mesh_reach.hpp"
 

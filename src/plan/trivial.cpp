@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 
 namespace cartcoll::detail {
 

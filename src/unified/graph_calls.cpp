@@ -4,8 +4,8 @@
 #include <string>
 
 #include "../exec/block_lists.hpp"
-#include "cartcoll/graph_collectives.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/graph_collectives.hpp"
+#include "core/plan.hpp"
 
 namespace cartcoll::detail {
 

@@ -6,7 +6,7 @@
 #include <span>
 
 #include "../comm/verbs.hpp"
-#include "cartcoll/graph.hpp"
+#include "core/graph.hpp"
 #include "cartcoll/unified_collectives.hpp"
 
 namespace cartcoll::detail {

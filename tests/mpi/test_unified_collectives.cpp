@@ -31,7 +31,7 @@
 #include "../support/orders_and_leaks.hpp"
 #include "../support/watchdog.hpp"
 #include "cartcoll/neighbor.h"
-#include "cartcoll/reference.hpp"
+#include "core/reference.hpp"
 #include "cartcoll/unified_collectives.h"
 #include "cartcoll/unified_collectives.hpp"
 #include "unified/dispatch.hpp"

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "cartcoll/reference.hpp"
+#include "core/reference.hpp"
 
 namespace support {
 

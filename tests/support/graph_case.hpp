@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "block_buffers.hpp"
-#include "cartcoll/graph.hpp"
+#include "core/graph.hpp"
 #include "api_table.hpp"
 
 namespace support {

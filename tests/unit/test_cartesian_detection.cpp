@@ -10,11 +10,11 @@
 #include <random>
 #include <vector>
 
-#include "cartcoll/cartesian_detection.hpp"
+#include "core/cartesian_detection.hpp"
 #include "cartcoll/error.hpp"
-#include "cartcoll/graph.hpp"
-#include "cartcoll/plan.hpp"
-#include "cartcoll/reference.hpp"
+#include "core/graph.hpp"
+#include "core/plan.hpp"
+#include "core/reference.hpp"
 #include "test_support.hpp"
 #include "util/neighborhoods.hpp"
 

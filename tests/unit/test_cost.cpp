@@ -1,7 +1,7 @@
 // The cost model behind `auto`: figures of schedules, predicted times, and the choice they imply.
 #include <gtest/gtest.h>
 
-#include "cartcoll/cost.hpp"
+#include "core/cost.hpp"
 #include "util/neighborhoods.hpp"
 
 namespace cartcoll {

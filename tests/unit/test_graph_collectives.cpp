@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "../graph_cases.hpp"
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_collectives.hpp"
+#include "core/graph.hpp"
+#include "core/graph_collectives.hpp"
 #include "test_support.hpp"
 
 namespace cartcoll {

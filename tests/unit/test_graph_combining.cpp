@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_combining.hpp"
-#include "cartcoll/replay.hpp"
+#include "core/graph.hpp"
+#include "core/graph_combining.hpp"
+#include "core/replay.hpp"
 #include "graph/combining_setup.hpp"
 #include "graph/lockstep.hpp"
 #include "graph/simulated_transport.hpp"

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cartcoll/graph.hpp"
+#include "core/graph.hpp"
 #include "graph_figures.hpp"
 #include "util/graphs.hpp"
 

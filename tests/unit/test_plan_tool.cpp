@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "cartcoll/topology.hpp"
 #include "cartcoll/version.h"
 #include "plan_figures.hpp"

@@ -8,7 +8,7 @@
 #include <tuple>
 #include <vector>
 
-#include "cartcoll/cost.hpp"
+#include "core/cost.hpp"
 #include "test_support.hpp"
 
 namespace cartcoll {

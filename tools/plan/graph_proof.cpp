@@ -1,7 +1,7 @@
 #include "graph_proof.hpp"
 
-#include "cartcoll/reference.hpp"
-#include "cartcoll/simulator.hpp"
+#include "core/reference.hpp"
+#include "core/simulator.hpp"
 
 namespace cartcoll::plan_tool {
 

@@ -10,8 +10,8 @@
 
 #include "allgather_tree.hpp"
 #include "cartcoll/error.hpp"
-#include "cartcoll/plan.hpp"
-#include "cartcoll/schedule.hpp"
+#include "core/plan.hpp"
+#include "core/schedule.hpp"
 #include "util/cli.hpp"
 
 namespace cartcoll::plan_tool {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "cartcoll/graph_combining.hpp"
-#include "cartcoll/replay.hpp"
+#include "core/graph_combining.hpp"
+#include "core/replay.hpp"
 #include "cartcoll/topology.hpp"
 #include "util/graphs.hpp"
 

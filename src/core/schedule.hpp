@@ -6,14 +6,11 @@
 #include <span>
 #include <vector>
 
+#include "cartcoll/collective.hpp"
 #include "cartcoll/export.h"
 
 namespace cartcoll {
 
-// Which collective family a schedule serves: alltoall sends send block j to destination j;
-// allgather sends the one send block (index 0) to every destination. Both receive block i from
-// source i.
-enum class Collective : std::uint8_t { alltoall, allgather };
 
 // The three places a block can live: the caller's send and receive buffers, and the temporary blocks
 // the schedule declares (Schedule::temps).

@@ -19,8 +19,8 @@
 // The barrier and the neighborhood families (allgather, alltoall) are the registered planners' schedules
 // (plan.hpp); with MPI_IN_PLACE, alltoall's send blocks are its receive blocks (stage_sends_in_temps).
 #include "cartcoll/export.h"
-#include "cartcoll/graph.hpp"
-#include "cartcoll/schedule.hpp"
+#include "core/graph.hpp"
+#include "core/schedule.hpp"
 
 namespace cartcoll {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cartcoll/export.h"
-#include "cartcoll/graph.hpp"
+#include "core/graph.hpp"
 
 namespace cartcoll {
 

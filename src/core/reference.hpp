@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "cartcoll/export.h"
-#include "cartcoll/graph.hpp"
-#include "cartcoll/schedule.hpp"
+#include "core/graph.hpp"
+#include "core/schedule.hpp"
 #include "cartcoll/topology.hpp"
 
 namespace cartcoll::reference {

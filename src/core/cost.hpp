@@ -8,16 +8,12 @@
 #include <span>
 #include <vector>
 
+#include "cartcoll/cost_model.hpp"
 #include "cartcoll/export.h"
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 
 namespace cartcoll {
 
-struct CostModel {
-  double latency = 5e-6;       // seconds per communication phase
-  double per_message = 1e-6;   // seconds per point-to-point message
-  double per_byte = 1e-9;      // seconds per byte sent
-};
 
 // What a schedule costs, independent of buffers: phases, messages, and how often each of the call's
 // blocks is sent (a temp block counts for the call block it is shaped like; sizes come per call).

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "cartcoll/export.h"
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_combining.hpp"
+#include "core/graph.hpp"
+#include "core/graph_combining.hpp"
 
 namespace cartcoll {
 
