@@ -29,8 +29,9 @@ struct Layout {
   // receive block. MPI's pairwise matching then makes every block of every process the same size on
   // a connected neighborhood, which the v and w forms do not promise.
   bool one_block_size = false;
-  // The operation of a reduction (001's reduce and allreduce on graphs), applied by the schedule's
-  // reduction steps; MPI_OP_NULL for a call that reduces nothing.
+  // The operation of a reduction (reduce and allreduce on graphs, from the unified-interfaces
+  // paper by Träff, Hunold, Mercier and Holmes), applied by the schedule's reduction steps; MPI_OP_NULL
+  // for a call that reduces nothing.
   MPI_Op op = MPI_OP_NULL;
   friend bool operator==(const Layout&, const Layout&) = default;
 };
@@ -77,8 +78,9 @@ CARTCOLL_API Layout allgather(Degrees degrees, const void* sendbuf, int sendcoun
 CARTCOLL_API Layout allgatherv(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                void* recvbuf, std::span<const int> recvcounts, std::span<const int> displs,
                                MPI_Datatype recvtype);
-// The v forms with MPI_Aint displacements, still counted in extents of the datatype, as 002's Iso_
-// interface (and MPI-4's large-count neighborhood collectives) take them.
+// The v forms with MPI_Aint displacements, still counted in extents of the datatype, as the Iso_
+// interface of the isomorphic-collectives paper by Träff, Carpen-Amarie, Hunold and Rougier (and
+// MPI-4's large-count neighborhood collectives) takes them.
 CARTCOLL_API Layout alltoallv(Degrees degrees, const void* sendbuf, std::span<const int> sendcounts,
                               std::span<const MPI_Aint> sdispls, MPI_Datatype sendtype, void* recvbuf,
                               std::span<const int> recvcounts, std::span<const MPI_Aint> rdispls,

@@ -1,7 +1,8 @@
 #pragma once
-// What a Request holds: a collective started or startable, advanced by the progress engine. Most are
-// schedules the library runs (ScheduledOperation); 001's collectives on communicators without a graph
-// topology are MPI's own, held as the library's requests where they must be (src/unified).
+// What a Request holds: a collective started or startable, advanced by the progress engine. Most
+// are schedules the library runs (ScheduledOperation); the unified-interfaces paper's (Träff,
+// Hunold, Mercier and Holmes) collectives on communicators without a graph topology are MPI's own,
+// held as the library's requests where they must be (src/unified).
 #include <memory>
 
 #include "../exec/mpi_executor.hpp"

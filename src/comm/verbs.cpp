@@ -23,9 +23,10 @@ void require_block_counts(const Layout& layout, Degrees degrees) {
                                std::to_string(degrees.sources) + " sources");
 }
 
-// 000 and 002 section 2: every process uses the same block sizes, so send block i and receive block
-// i (the one send block, for allgather) hold the same bytes; a local mismatch is already a violation,
-// caught before it truncates or hangs.
+// Träff and Hunold's Cartesian Collective Communication and the isomorphic-collectives paper by
+// Träff, Carpen-Amarie, Hunold and Rougier, section 2: every process uses the same block sizes, so
+// send block i and receive block i (the one send block, for allgather) hold the same bytes; a local
+// mismatch is already a violation, caught before it truncates or hangs.
 void require_equal_sizes(const Layout& layout) {
   for (std::size_t i = 0; i < layout.recv.size(); ++i) {
     const BlockSpec& sent = layout.send[layout.collective == Collective::allgather ? 0 : i];
@@ -82,14 +83,14 @@ int agree_on_init(CommState& state, const std::optional<Error>& local_error, Alg
   return agree_on_init(state, local_error, must_match, mismatches);
 }
 
-// The Cartesian combining schedules and graph-combining's forward blocks through processes that size
-// them by their own arguments, so they need the block sizes to agree: 000's contract promises that.
-// Under MPI's, a v or w call may size each edge differently, and a one-count alltoall or allgather
-// ties only the sizes of processes that send to a common process: on a graph friends are such
-// processes (graph-combining forwards only between them), but a Cartesian neighborhood found in a
-// graph or an MPI topology may leave classes of processes free to differ
-// (CartesianNeighborhood::forwarding_may_mismatch). Such calls run the trivial schedule, unless the
-// user asserted that all blocks have one signature (RoutingSettings::uniform_blocks).
+// The Cartesian combining schedules and graph-combining's forward blocks through processes that
+// size them by their own arguments, so they need the block sizes to agree: Träff and Hunold's
+// contract promises that. Under MPI's, a v or w call may size each edge differently, and a
+// one-count alltoall or allgather ties only the sizes of processes that send to a common process:
+// on a graph friends are such processes (graph-combining forwards only between them), but a
+// Cartesian neighborhood found in a graph or an MPI topology may leave classes of processes free to
+// differ (CartesianNeighborhood::forwarding_may_mismatch). Such calls run the trivial schedule,
+// unless the user asserted that all blocks have one signature (RoutingSettings::uniform_blocks).
 Algorithm requested_for(const CommState& state, const Layout& layout, Contract contract, Algorithm requested) {
   const CartesianNeighborhood* cartesian = state.neighborhood.cartesian();
   const bool classes_may_differ = cartesian != nullptr && cartesian->forwarding_may_mismatch;
@@ -99,8 +100,8 @@ Algorithm requested_for(const CommState& state, const Layout& layout, Contract c
   return requested;
 }
 
-// A blocking call under 000's contract compares the processes' block sizes before `auto` measures
-// (init compares them anyway: agree_on_init).
+// A blocking call under Träff and Hunold's contract compares the processes' block sizes before
+// `auto` measures (init compares them anyway: agree_on_init).
 ChoicePoint blocking_point(Contract contract) {
   return contract == Contract::cartesian ? ChoicePoint::collective_comparing_sizes : ChoicePoint::collective;
 }

@@ -2,8 +2,9 @@
 // Automatic algorithm selection: a linear cost model over a schedule's figures (no MPI).
 //
 // A call costs, per phase that communicates, one latency; per message, a per-message overhead; per
-// byte sent, a transfer time. 000's cut-off (message combining pays while m < a/b (t-C)/(V-t)) is
-// the special case with no per-message term and one phase per round.
+// byte sent, a transfer time. Träff and Hunold's (Cartesian Collective Communication) cut-off
+// (message combining pays while m < a/b (t-C)/(V-t)) is the special case with no per-message term
+// and one phase per round.
 #include <cstddef>
 #include <span>
 #include <vector>

@@ -5,7 +5,8 @@
 
 namespace cartcoll::detail {
 
-// 003's schedule from view.pattern (the direct exchange where no set-up ran).
+// Mirsadeghi et al.'s (Exploiting Common Neighborhoods) schedule from view.pattern (the direct
+// exchange where no set-up ran).
 Schedule plan_graph_combining(const GraphView& view, Collective collective);
 
 }  // namespace cartcoll::detail
