@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <string_view>
 
-#include "cartcoll/graph.hpp"
+#include "core/graph.hpp"
 #include "cartcoll/neighbor.h"
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "cartcoll/topology.hpp"
 #include "util/neighborhoods.hpp"
 

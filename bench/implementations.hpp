@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cartcoll/cartcoll.h"
-#include "cartcoll/schedule.hpp"
+#include "core/schedule.hpp"
 #include "options.hpp"
 #include "workload.hpp"
 

@@ -6,7 +6,7 @@
 #include <initializer_list>
 #include <sstream>
 
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "util/cli.hpp"
 #include "util/graphs.hpp"
 #include "util/neighborhoods.hpp"
@@ -116,10 +116,13 @@ void set_type(Options& o, const std::string& name) {
   else reject(bad_value("--type", name, "int, double or char"));
 }
 
+// The rules' values on the command line and in the CSV files: "000" names Träff and Hunold's
+// Cartesian Collective Communication, "002" the isomorphic-collectives paper by Träff, Carpen-Amarie,
+// Hunold and Rougier, whose rules they are (scripts and recorded results use these values).
 SizeRule parse_rule(const std::string& name) {
   if (name == "uniform") return SizeRule::uniform;
-  if (name == "000") return SizeRule::rule000;
-  if (name == "002") return SizeRule::rule002;
+  if (name == "000") return SizeRule::nonzero_coordinates;
+  if (name == "002") return SizeRule::l1_norm;
   reject(bad_value("--size-rule", name, "uniform, 000 or 002"));
 }
 
@@ -183,8 +186,8 @@ const std::vector<std::string>& graph_implementations() {
 
 std::string rule_name(SizeRule rule) {
   switch (rule) {
-    case SizeRule::rule000: return "000";
-    case SizeRule::rule002: return "002";
+    case SizeRule::nonzero_coordinates: return "000";
+    case SizeRule::l1_norm: return "002";
     default: return "uniform";
   }
 }

@@ -10,7 +10,10 @@
 
 namespace bench {
 
-enum class SizeRule { uniform, rule000, rule002 };
+// Block sizes: one for all; m^(d - non-zero coordinates) (Träff and Hunold's Cartesian Collective
+// Communication); m^(d - ||C||_1), at least 1 (the isomorphic-collectives paper by Träff,
+// Carpen-Amarie, Hunold and Rougier).
+enum class SizeRule { uniform, nonzero_coordinates, l1_norm };
 
 struct Options {
   std::string op = "alltoall";  // alltoall(v,w), allgather(v,w)

@@ -6,8 +6,9 @@
 // planner is linear in the neighborhood's size (Proposition 3.1 of Träff and Hunold, Cartesian
 // Collective Communication: O(td)).
 //
-// Two more allgather rows break the combining allgather down: "tree-000-order" builds the prefix
-// tree of Träff and Hunold once (dimensions by increasing distinct coordinates), "best-order-search" is
+// Two more allgather rows break the combining allgather down: "tree-000-order" builds Träff and
+// Hunold's prefix tree once in their dimension order (by increasing distinct coordinates; the row's
+// name keeps "000", their paper, as the recorded results have it), "best-order-search" is
 // best_allgather_order(), which builds the tree for every dimension order (d! of them for d <= 6).
 //
 // Times are this thread's CPU time by default (--clock cpu), so that other load on a small shared
@@ -25,8 +26,8 @@
 #include <vector>
 
 #include "allgather_tree.hpp"
-#include "cartcoll/plan.hpp"
-#include "cartcoll/schedule.hpp"
+#include "core/plan.hpp"
+#include "core/schedule.hpp"
 #include "cartcoll/topology.hpp"
 #include "util/cli.hpp"
 #include "util/median.hpp"

@@ -1,6 +1,7 @@
 #pragma once
-// Set-up times like 002 Table 2: graph and Cartesian communicator creation, Cart_alltoall_init, and the
-// repetitions after which cartcoll's set-up has paid for itself.
+// Set-up times like the isomorphic-collectives paper by Träff, Carpen-Amarie, Hunold and Rougier,
+// Table 2: graph and Cartesian communicator creation, Cart_alltoall_init, and the repetitions after
+// which cartcoll's set-up has paid for itself.
 #include "options.hpp"
 
 namespace bench {

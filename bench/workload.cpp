@@ -12,7 +12,9 @@ long long power(long long base, int exponent) {
   return value;
 }
 
-// Elements of block i under the size rule (000: m^(d - nonzero coordinates); 002: m^(d - ||C||_1), at least 1).
+// Elements of block i under the size rule (Träff and Hunold's Cartesian Collective Communication:
+// m^(d - nonzero coordinates); the isomorphic-collectives paper by Träff, Carpen-Amarie, Hunold and
+// Rougier: m^(d - ||C||_1), at least 1).
 int block_elements(const Options& options, int i, int m) {
   if (options.graph || options.rule == SizeRule::uniform) return m;
   const int d = options.d;
@@ -22,7 +24,7 @@ int block_elements(const Options& options, int i, int m) {
     nonzero += c != 0;
     norm1 += std::abs(c);
   }
-  if (options.rule == SizeRule::rule000) return static_cast<int>(power(m, d - nonzero));
+  if (options.rule == SizeRule::nonzero_coordinates) return static_cast<int>(power(m, d - nonzero));
   return static_cast<int>(std::max(1LL, power(m, std::max(0, d - norm1))));
 }
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cartcoll/cartcoll.h"
-#include "cartcoll/reference.hpp"
+#include "core/reference.hpp"
 
 namespace {
 

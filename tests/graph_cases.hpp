@@ -6,7 +6,7 @@
 #include <random>
 #include <vector>
 
-#include "cartcoll/graph.hpp"
+#include "core/graph.hpp"
 
 namespace cartcoll::test {
 

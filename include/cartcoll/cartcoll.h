@@ -11,7 +11,7 @@
 
 #include "cartcoll/export.h"
 #include "cartcoll/unified.h"
-#include "cartcoll/iso.h" /* 002's Iso_* interface */
+#include "cartcoll/iso.h" /* Iso_*: the isomorphic-collectives paper's interface */
 
 #ifdef __cplusplus
 extern "C" {
@@ -91,7 +91,8 @@ CARTCOLL_API int Cart_wait(Cart_request *request);
 CARTCOLL_API int Cart_test(Cart_request *request, int *flag);
 CARTCOLL_API int Cart_request_free(Cart_request *request);
 /* Waits for all `count` requests (CART_REQUEST_NULL entries are skipped), in any order; an extension
- * of 000's interface, as MPI_Waitall. Returns the first error. */
+ * of Träff and Hunold's (Cartesian Collective Communication) interface, as MPI_Waitall. Returns the
+ * first error. */
 CARTCOLL_API int Cart_waitall(int count, Cart_request requests[]);
 
 #ifdef __cplusplus

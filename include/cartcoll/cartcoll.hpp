@@ -9,11 +9,11 @@
 #include <utility>
 #include <vector>
 
-#include "cartcoll/cost.hpp"
+#include "cartcoll/algorithm.hpp"
+#include "cartcoll/cost_model.hpp"
 #include "cartcoll/error.hpp"
 #include "cartcoll/export.h"
 #include "cartcoll/layout.hpp"
-#include "cartcoll/plan.hpp"
 #include "cartcoll/topology.hpp"
 
 namespace cartcoll {
@@ -21,6 +21,7 @@ namespace cartcoll {
 namespace detail {
 class CommState;
 class Operation;
+struct RequestAccess;  // makes requests from operations: the library's own
 }  // namespace detail
 
 // A started or startable collective. Nonblocking requests become empty when they complete;
@@ -29,7 +30,6 @@ class Operation;
 class CARTCOLL_API Request {
  public:
   Request() noexcept;
-  explicit Request(std::unique_ptr<detail::Operation> operation) noexcept;
   Request(Request&&) noexcept;
   Request& operator=(Request&&) noexcept;
   ~Request();
@@ -46,6 +46,8 @@ class CARTCOLL_API Request {
   MPI_Comm comm() const;  // the communicator the request was made on
 
  private:
+  friend struct detail::RequestAccess;
+  explicit Request(std::unique_ptr<detail::Operation> operation) noexcept;
   void complete_if_nonblocking();
   std::unique_ptr<detail::Operation> operation_;
 };

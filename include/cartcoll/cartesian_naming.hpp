@@ -1,7 +1,7 @@
 #pragma once
-// Cartesian naming (001 section 3) as plain data (no MPI): ranks 0..size-1 named by their
-// coordinates in a d-dimensional mesh or torus, row- or column-major. <cartcoll/naming.hpp> attaches
-// one to a communicator.
+// Cartesian naming (the unified-interfaces paper by Träff, Hunold, Mercier and Holmes, section 3)
+// as plain data (no MPI): ranks 0..size-1 named by their coordinates in a d-dimensional mesh or
+// torus, row- or column-major. <cartcoll/naming.hpp> attaches one to a communicator.
 #include <optional>
 #include <span>
 #include <vector>
@@ -43,9 +43,10 @@ class CARTCOLL_API CartesianNaming {
   // that every source gets the same vector for the same offset. Error(Errc::rank) unless both have
   // names.
   std::vector<int> relative_coordinates(int source, int dest) const;
-  // The sub-grid `rank` lies in when the dimensions with excluded[k] are left out of the grid (001
-  // Listing 5): named by its first rank (coordinate 0 in every dimension kept). Error(Errc::rank)
-  // for a rank without a name, Errc::arg unless excluded has ndims() entries.
+  // The sub-grid `rank` lies in when the dimensions with excluded[k] are left out of the grid (the
+  // unified-interfaces paper, Listing 5): named by its first rank (coordinate 0 in every dimension
+  // kept). Error(Errc::rank) for a rank without a name, Errc::arg unless excluded has ndims()
+  // entries.
   int subgrid_of(int rank, const std::vector<bool>& excluded) const;
 
   friend bool operator==(const CartesianNaming&, const CartesianNaming&) = default;

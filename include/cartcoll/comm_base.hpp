@@ -1,5 +1,6 @@
 #pragma once
-// The base communicator (001 Listing 1; the C function CC_Comm_base of <cartcoll/unified.h>).
+// The base communicator (the unified-interfaces paper by Träff, Hunold, Mercier and Holmes, Listing
+// 1; the C function CC_Comm_base of <cartcoll/unified.h>).
 #include <mpi.h>
 
 #include "cartcoll/cartcoll.hpp"

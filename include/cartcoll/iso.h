@@ -1,19 +1,22 @@
-/* cartcoll: 002's persistent isomorphic interface (Träff, Carpen-Amarie, Hunold, Rougier,
- * "Message-Combining Algorithms for Isomorphic, Sparse Collective Communication", Listings 1-3).
+/* cartcoll: the persistent isomorphic interface of the isomorphic-collectives paper (Träff,
+ * Carpen-Amarie, Hunold and Rougier, "Message-Combining Algorithms for Isomorphic, Sparse Collective
+ * Communication", Listings 1-3).
  *
  * Iso_neighborhood_create attaches a list of s relative offsets to a communicator made by
- * MPI_Cart_create (torus, mesh or mixed); process R sends block i to R + offset i and receives block
- * i from R - offset i; off a mesh the neighbor is MPI_PROC_NULL (nothing sent, receive block left
- * untouched). The *_init calls precompute a schedule; Iso_start runs it: it starts AND completes the
- * collective (002 defines it so), so an Iso_request is never active when Iso_start returns.
+ * MPI_Cart_create (torus, mesh or mixed); process R sends block i to R + offset i and receives
+ * block i from R - offset i; off a mesh the neighbor is MPI_PROC_NULL (nothing sent, receive block
+ * left untouched). The *_init calls precompute a schedule; Iso_start runs it: it starts AND
+ * completes the collective (the isomorphic-collectives paper defines it so), so an Iso_request is
+ * never active when Iso_start returns.
  *
- * The interface follows 002's listings: no info arguments, MPI_Aint displacements in the v forms (in
- * extents of the datatype) and in the w forms (in bytes), as MPI-4's large-count forms. Input arrays
- * and the send buffer are const, which every call of the listings' signatures accepts. The isocomm is
- * an MPI Cartesian communicator carrying a cartcoll neighborhood, so the Cart_* calls of
- * <cartcoll/cartcoll.h> (blocking, nonblocking, Cart_start + Cart_wait) work on it too.
- * Errors are MPI error classes raised through the communicator's error handler; see docs/unified.md
- * (section on <cartcoll/iso.h>) and docs/semantics.md for the exact rules. */
+ * The interface follows the isomorphic-collectives paper's listings: no info arguments, MPI_Aint
+ * displacements in the v forms (in extents of the datatype) and in the w forms (in bytes), as
+ * MPI-4's large-count forms. Input arrays and the send buffer are const, which every call of the
+ * listings' signatures accepts. The isocomm is an MPI Cartesian communicator carrying a cartcoll
+ * neighborhood, so the Cart_* calls of <cartcoll/cartcoll.h> (blocking, nonblocking, Cart_start +
+ * Cart_wait) work on it too. Errors are MPI error classes raised through the communicator's error
+ * handler; see docs/unified.md (section on <cartcoll/iso.h>) and docs/semantics.md for the exact
+ * rules. */
 #ifndef CARTCOLL_ISO_H
 #define CARTCOLL_ISO_H
 

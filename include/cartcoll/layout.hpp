@@ -4,15 +4,12 @@
 // blocks: one per source; send blocks: one per destination for alltoall, one for allgather).
 #include <mpi.h>
 
-#include <algorithm>
-#include <array>
 #include <cstdint>
 #include <span>
-#include <type_traits>
 #include <vector>
 
+#include "cartcoll/collective.hpp"
 #include "cartcoll/export.h"
-#include "cartcoll/schedule.hpp"
 
 namespace cartcoll {
 
@@ -32,8 +29,9 @@ struct Layout {
   // receive block. MPI's pairwise matching then makes every block of every process the same size on
   // a connected neighborhood, which the v and w forms do not promise.
   bool one_block_size = false;
-  // The operation of a reduction (001's reduce and allreduce on graphs), applied by the schedule's
-  // reduction steps; MPI_OP_NULL for a call that reduces nothing.
+  // The operation of a reduction (reduce and allreduce on graphs, from the unified-interfaces
+  // paper by Träff, Hunold, Mercier and Holmes), applied by the schedule's reduction steps; MPI_OP_NULL
+  // for a call that reduces nothing.
   MPI_Op op = MPI_OP_NULL;
   friend bool operator==(const Layout&, const Layout&) = default;
 };
@@ -60,45 +58,9 @@ struct CARTCOLL_API RegularArguments {
   friend bool operator==(const RegularArguments&, const RegularArguments&) = default;
 };
 
-// The arguments of a v or w call flattened into a fixed buffer: the collective, every buffer address,
-// count, displacement and datatype handle, and the arrays' lengths. Equal prints on the same
-// communicator make equal layouts, so a blocking call repeated with equal arguments skips building
-// its layout, as RegularArguments do for alltoall and allgather. A call with more values than fit
-// is not complete() and builds its layout every time. Lives on the stack: no allocation.
-class ArgumentPrint {
- public:
-  static constexpr std::size_t capacity = 512;
-  enum class Form { allgatherv, allgatherw, alltoallv, alltoallw };
-
-  explicit ArgumentPrint(Form form) { add(static_cast<int>(form)); }
-  ArgumentPrint(const ArgumentPrint& other) noexcept : size_(other.size_), complete_(other.complete_) {
-    std::copy_n(other.values_.begin(), size_, values_.begin());
-  }
-  ArgumentPrint& operator=(const ArgumentPrint&) = delete;
-  template <typename T>
-  ArgumentPrint& add(T value) noexcept {
-    if (size_ == capacity) {
-      complete_ = false;
-      return *this;
-    }
-    if constexpr (std::is_pointer_v<T>) values_[size_++] = reinterpret_cast<std::intptr_t>(value);
-    else values_[size_++] = static_cast<std::intptr_t>(value);
-    return *this;
-  }
-  template <typename T>
-  ArgumentPrint& add(std::span<const T> values) noexcept {
-    add(values.size());
-    for (const T& value : values) add(value);
-    return *this;
-  }
-  bool complete() const noexcept { return complete_; }
-  std::span<const std::intptr_t> values() const noexcept { return {values_.data(), size_}; }
-
- private:
-  std::array<std::intptr_t, capacity> values_;  // only the first size_ are set
-  std::size_t size_ = 0;
-  bool complete_ = true;
-};
+// A v or w call's arguments flattened, by which a repeated blocking call skips building its layout:
+// the library's own (CartComm::exchange and NeighborComm::exchange take it from the C API).
+class ArgumentPrint;
 
 namespace layout {
 
@@ -116,8 +78,9 @@ CARTCOLL_API Layout allgather(Degrees degrees, const void* sendbuf, int sendcoun
 CARTCOLL_API Layout allgatherv(Degrees degrees, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                void* recvbuf, std::span<const int> recvcounts, std::span<const int> displs,
                                MPI_Datatype recvtype);
-// The v forms with MPI_Aint displacements, still counted in extents of the datatype, as 002's Iso_
-// interface (and MPI-4's large-count neighborhood collectives) take them.
+// The v forms with MPI_Aint displacements, still counted in extents of the datatype, as the Iso_
+// interface of the isomorphic-collectives paper by Träff, Carpen-Amarie, Hunold and Rougier (and
+// MPI-4's large-count neighborhood collectives) takes them.
 CARTCOLL_API Layout alltoallv(Degrees degrees, const void* sendbuf, std::span<const int> sendcounts,
                               std::span<const MPI_Aint> sdispls, MPI_Datatype sendtype, void* recvbuf,
                               std::span<const int> recvcounts, std::span<const MPI_Aint> rdispls,

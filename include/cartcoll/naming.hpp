@@ -1,8 +1,9 @@
 #pragma once
-// Cartesian naming on MPI communicators (001 section 3; the C functions CC_Cart_* of
-// <cartcoll/unified.h> are a thin layer over these). A naming is a local attribute of the
-// communicator: no new communicator, no communication, not copied by MPI_Comm_dup or any other
-// communicator constructor. Ranks from the grid's size up have no name. See docs/unified.md.
+// Cartesian naming on MPI communicators (the unified-interfaces paper by Träff, Hunold, Mercier and
+// Holmes, section 3; the C functions CC_Cart_* of <cartcoll/unified.h> are a thin layer over
+// these). A naming is a local attribute of the communicator: no new communicator, no communication,
+// not copied by MPI_Comm_dup or any other communicator constructor. Ranks from the grid's size up
+// have no name. See docs/unified.md.
 #include <mpi.h>
 
 #include <climits>
@@ -26,10 +27,11 @@ CARTCOLL_API void set_naming(MPI_Comm comm, CartesianNaming naming);
 // CC_Cart_test / CC_Cart_get: comm's naming, or nullopt. Error(Errc::comm) for MPI_COMM_NULL.
 CARTCOLL_API std::optional<CartesianNaming> naming_of(MPI_Comm comm);
 
-// A named communicator's queries (001 Listings 4 and 6) in MPI's terms: ranks are the communicator's,
-// MPI_PROC_NULL where there is no process (a position off a mesh, a rank without a name). A rank
-// argument may be any rank of the communicator or MPI_PROC_NULL (which has no name); others are
-// Error(Errc::rank). The view copies the naming: a later CC_Cart_name does not change it.
+// A named communicator's queries (the unified-interfaces paper, Listings 4 and 6) in MPI's terms:
+// ranks are the communicator's, MPI_PROC_NULL where there is no process (a position off a mesh, a
+// rank without a name). A rank argument may be any rank of the communicator or MPI_PROC_NULL (which
+// has no name); others are Error(Errc::rank). The view copies the naming: a later CC_Cart_name does
+// not change it.
 class CARTCOLL_API NamedComm {
  public:
   // Error(Errc::comm) for MPI_COMM_NULL, Errc::topology for a communicator without a naming.

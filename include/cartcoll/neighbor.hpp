@@ -17,10 +17,11 @@ namespace cartcoll {
 // A view of a communicator whose topology defines the neighborhood: one made by
 // CC_Dist_graph_create(_adjacent), MPI_Dist_graph_create(_adjacent), MPI_Graph_create or
 // MPI_Cart_create (MPI's neighbor order -e0, +e0, -e1, ..., MPI_PROC_NULL off a mesh), or by
-// Cart_neighborhood_create (its offsets are the neighborhood, under 000's block-size contract:
-// docs/semantics.md rule 11). The collectives have MPI 4.1's meaning, repeated edges included: the
-// k-th occurrence of Q among P's destinations is matched with the k-th occurrence of P among Q's
-// sources. The first collective on a communicator MPI made attaches the library's state to it.
+// Cart_neighborhood_create (its offsets are the neighborhood, under Träff and Hunold's (Cartesian
+// Collective Communication) block-size contract: docs/semantics.md rule 11). The collectives have
+// MPI 4.1's meaning, repeated edges included: the k-th occurrence of Q among P's destinations is
+// matched with the k-th occurrence of P among Q's sources. The first collective on a communicator
+// MPI made attaches the library's state to it.
 class CARTCOLL_API NeighborComm {
  public:
   explicit NeighborComm(MPI_Comm comm);  // Error(Errc::comm) for MPI_COMM_NULL

@@ -1,6 +1,7 @@
 #pragma once
-// Neighborhood generators (001 Listing 6): the stencil offsets around a process, as plain data (no
-// MPI). CC_Cart_neighbors(_count) are these functions with the dimension taken from a naming.
+// Neighborhood generators (the unified-interfaces paper by Träff, Hunold, Mercier and Holmes,
+// Listing 6): the stencil offsets around a process, as plain data (no MPI).
+// CC_Cart_neighbors(_count) are these functions with the dimension taken from a naming.
 #include <climits>
 
 #include "cartcoll/export.h"

@@ -1,5 +1,6 @@
-/* cartcoll: the unified interfaces of 001 (one set of collectives whose meaning comes from the
- * communicator's topology), under the prefix CC_. This part: Cartesian naming (Listings 3-5),
+/* cartcoll: the unified interfaces of Träff, Hunold, Mercier and Holmes, "MPI collective
+ * communication through a single set of interfaces" (one set of collectives whose meaning comes
+ * from the communicator's topology), under the prefix CC_. This part: Cartesian naming (Listings 3-5),
  * neighborhood generators (Listing 6) and the base communicator (Listing 1).
  *
  * A naming is a local attribute of the communicator: CC_Cart_name creates no communicator and does
@@ -14,7 +15,8 @@
 #include <mpi.h>
 
 #include "cartcoll/export.h"
-/* The collectives by topology (001 section 2): part of this header's interface, kept in their own file. */
+/* The collectives by topology (the unified-interfaces paper, section 2): part of this header's
+ * interface, kept in their own file. */
 #include "cartcoll/unified_collectives.h"
 
 #ifdef __cplusplus

@@ -1,5 +1,6 @@
-/* cartcoll: 001's collectives by topology (section 2), under the prefix CC_, with MPI 4.1's signatures
- * (the persistent forms with MPI_Info, CC_Alltoallw and CC_Allgatherw with MPI_Aint displacements).
+/* cartcoll: the collectives by topology of the unified-interfaces paper (Träff, Hunold, Mercier
+ * and Holmes, section 2), under the prefix CC_, with MPI 4.1's signatures (the persistent forms
+ * with MPI_Info, CC_Alltoallw and CC_Allgatherw with MPI_Aint displacements).
  *
  * Their meaning comes from the communicator:
  * - a graph topology (CC_Dist_graph_create*, MPI_Dist_graph_create*, MPI_Graph_create): they act in
@@ -8,8 +9,9 @@
  *   edge, every edge (a repeated one too) carries one block; CC_Allreduce reduces over every
  *   process's in-neighborhood, in source order; CC_Barrier returns once all in-neighbors have entered
  *   it. CC_Reduce_scatter(_block), CC_Scan and CC_Exscan are MPI_ERR_TOPOLOGY there.
- * - any other communicator (none, an inter-communicator, a Cartesian one, which in 001 names
- *   processes and carries no topology): exactly MPI's collective of the same name.
+ * - any other communicator (none, an inter-communicator, a Cartesian one, which in the
+ *   unified-interfaces paper names processes and carries no topology): exactly MPI's collective of
+ *   the same name.
  * Requests are MPI_Request values; complete them with the CC_ request functions of <cartcoll/neighbor.h>.
  * See docs/unified.md. */
 #ifndef CARTCOLL_UNIFIED_COLLECTIVES_H

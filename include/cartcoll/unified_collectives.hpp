@@ -1,7 +1,8 @@
 #pragma once
-// cartcoll's C++ API for 001's collectives by topology (section 2): one set of collectives whose
-// meaning the communicator gives (the C functions CC_Barrier ... CC_Exscan of
-// <cartcoll/unified_collectives.h> are a thin layer over it).
+// cartcoll's C++ API for the collectives by topology of the unified-interfaces paper (Träff,
+// Hunold, Mercier and Holmes, section 2): one set of collectives whose meaning the communicator
+// gives (the C functions CC_Barrier ... CC_Exscan of <cartcoll/unified_collectives.h> are a thin
+// layer over it).
 //
 // - On a communicator with a graph topology (MPI_Dist_graph_create*, CC_Dist_graph_create*,
 //   MPI_Graph_create) they act in neighborhoods, run by the library's engine: rooted collectives in
@@ -9,8 +10,9 @@
 //   through a self edge, every edge (a repeated one too) carries one block, allreduce reduces over
 //   every process's in-neighborhood, barrier returns once all in-neighbors have entered it;
 //   reduce_scatter(_block), scan and exscan are Error(Errc::topology) there.
-// - On any other communicator (no topology, an inter-communicator, a Cartesian one: in 001 a
-//   Cartesian communicator names processes and carries no topology) they are MPI's own collectives.
+// - On any other communicator (no topology, an inter-communicator, a Cartesian one: in the
+//   unified-interfaces paper a Cartesian communicator names processes and carries no topology) they
+//   are MPI's own collectives.
 // See docs/unified.md for every rule.
 #include <mpi.h>
 
@@ -88,7 +90,8 @@ struct Allgatherv {
   std::span<const int> displs;
   MPI_Datatype recvtype;
 };
-// 001 section 2.1's suggestion: allgatherv with a datatype per receive block, byte displacements.
+// The unified-interfaces paper's suggestion (section 2.1): allgatherv with a datatype per receive
+// block, byte displacements.
 struct Allgatherw {
   const void* sendbuf;
   int sendcount;
@@ -116,7 +119,8 @@ struct Alltoallv {
   std::span<const int> rdispls;
   MPI_Datatype recvtype;
 };
-// Byte displacements as MPI_Aint (001 section 2: MPI_Alltoallw's int ones were a slip).
+// Byte displacements as MPI_Aint (the unified-interfaces paper, section 2: MPI_Alltoallw's int ones
+// were a slip).
 struct Alltoallw {
   const void* sendbuf;
   std::span<const int> sendcounts;

@@ -5,6 +5,7 @@
 #include <span>
 
 #include "cartcoll/layout.hpp"
+#include "exec/argument_print.hpp"
 
 namespace cartcoll::capi {
 
@@ -18,7 +19,8 @@ inline Layout allgather_layout(Degrees n, const void* sendbuf, int sendcount, MP
   return layout::allgather(n, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
 }
 
-// The v builders take int displacements (MPI) or MPI_Aint ones (002's Iso_), in extents either way.
+// The v builders take int displacements (MPI) or MPI_Aint ones (the isomorphic-collectives paper's
+// (Träff, Carpen-Amarie, Hunold and Rougier) Iso_), in extents either way.
 template <typename Displacement>
 Layout allgatherv_layout(Degrees n, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                          const int recvcounts[], const Displacement displs[], MPI_Datatype recvtype) {

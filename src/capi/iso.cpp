@@ -1,6 +1,7 @@
-// C API of <cartcoll/iso.h>, 002's persistent isomorphic interface, over the Cart_ engine: an isocomm
-// is a communicator made as Cart_neighborhood_create makes one, on the grid of cartcomm's MPI
-// Cartesian topology; the *_init calls are CartComm::exchange_init, Iso_start is start and wait.
+// C API of <cartcoll/iso.h>, the isomorphic-collectives paper's (Träff, Carpen-Amarie, Hunold and
+// Rougier) persistent isomorphic interface, over the Cart_ engine: an isocomm is a communicator
+// made as Cart_neighborhood_create makes one, on the grid of cartcomm's MPI Cartesian topology; the
+// *_init calls are CartComm::exchange_init, Iso_start is start and wait.
 #include <cstddef>
 #include <vector>
 
@@ -36,7 +37,8 @@ detail::NeighborhoodSpec parse(const Grid& grid, int s, const int relative_coord
           detail::effective_algorithm(MPI_INFO_NULL, Algorithm::automatic()), detail::node_size_setting(MPI_INFO_NULL)};
 }
 
-// 002 has no info arguments: the algorithm is the communicator's (CARTCOLL_ALGORITHM, else auto).
+// The isomorphic-collectives paper has no info arguments: the algorithm is the communicator's
+// (CARTCOLL_ALGORITHM, else auto).
 template <typename MakeLayout>
 int iso_init(MPI_Comm isocomm, Iso_request* request, MakeLayout&& make_layout) {
   return capi::persistent(isocomm, MPI_INFO_NULL, request, make_layout);
@@ -104,7 +106,8 @@ int Iso_neighbor_allgatherw_init(const void* sendbuf, int sendcount, MPI_Datatyp
                                      recvtypes));
 }
 
-// 002: "Collective communication is initiated and completed by the start call".
+// The isomorphic-collectives paper: "Collective communication is initiated and completed by the
+// start call".
 int Iso_start(Iso_request* request) {
   return capi::with_request(request, [](Request& handle) {
     handle.start();

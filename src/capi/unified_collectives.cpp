@@ -1,7 +1,7 @@
-// C API: 001's collectives by topology (<cartcoll/unified_collectives.h>), each an argument list
-// handed to one of the three forms of the C++ API (<cartcoll/unified_collectives.hpp>). Forwarded
-// nonblocking and persistent calls hand MPI's own request back; the library's become MPI_Request
-// values through the request table.
+// C API: the unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) collectives by topology
+// (<cartcoll/unified_collectives.h>), each an argument list handed to one of the three forms of the
+// C++ API (<cartcoll/unified_collectives.hpp>). Forwarded nonblocking and persistent calls hand
+// MPI's own request back; the library's become MPI_Request values through the request table.
 #include "cartcoll/unified_collectives.h"
 
 #include "../unified/dispatch.hpp"

@@ -5,7 +5,7 @@
 #include "../exec/mpi_check.hpp"
 #include "../util/neighborhoods.hpp"
 #include "../exec/mpi_handles.hpp"
-#include "cartcoll/cartesian_detection.hpp"
+#include "core/cartesian_detection.hpp"
 #include "graph_create.hpp"
 #include "settings.hpp"
 

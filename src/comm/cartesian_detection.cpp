@@ -7,7 +7,7 @@
 
 #include "../exec/mpi_check.hpp"
 #include "attach.hpp"
-#include "cartcoll/cartesian_detection.hpp"
+#include "core/cartesian_detection.hpp"
 #include "cartcoll/naming.hpp"
 #include "collective.hpp"
 #include "state.hpp"

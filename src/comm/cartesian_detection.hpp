@@ -1,12 +1,14 @@
 #pragma once
-// Cartesian detection when a distributed-graph communicator is made (000 section 2.2, 001 section
-// 3.2; docs/neighbor.md, "Cartesian detection"): where every process's neighbors are the same
-// offsets on the grid of the parent's Cartesian naming, of its MPI Cartesian topology, or (neither)
-// of an MPI_Dims_create torus or mesh in 2 or 3 dimensions, the communicator's collectives run on
-// that Cartesian neighborhood (the Cartesian planners), with the graph's block numbering.
+// Cartesian detection when a distributed-graph communicator is made (Träff and Hunold's Cartesian
+// Collective Communication, section 2.2, the unified-interfaces paper by Träff, Hunold, Mercier and
+// Holmes, section 3.2; docs/neighbor.md, "Cartesian detection"): where every process's neighbors
+// are the same offsets on the grid of the parent's Cartesian naming, of its MPI Cartesian topology,
+// or (neither) of an MPI_Dims_create torus or mesh in 2 or 3 dimensions, the communicator's
+// collectives run on that Cartesian neighborhood (the Cartesian planners), with the graph's block
+// numbering.
 #include <mpi.h>
 
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "neighborhood.hpp"
 
 namespace cartcoll::detail {

@@ -16,7 +16,7 @@
 #include "../graph/mpi_transport.hpp"
 #include "../graph/routing_setup.hpp"
 #include "../graph/single_edges.hpp"
-#include "cartcoll/cost.hpp"
+#include "core/cost.hpp"
 #include "cartesian_detection.hpp"
 #include "collective.hpp"
 #include "library_comm.hpp"
@@ -166,10 +166,11 @@ long long largest_block_combined(const GraphLoad& direct, const GraphLoad& combi
   return static_cast<long long>(std::min(saved / (extra_bytes_per_block_byte * model.per_byte), 0x1p62));
 }
 
-// The phase budgets `auto` chooses between when the user gave none: 003's combining and one round of
-// cumulative combining. Their set-ups run in lockstep, so each costs bytes and compute, not rounds.
-// 6 would save a process about a quarter as many messages again as 4 saves over 2, for two more
-// phases (docs/graph-combining.md, "Choosing the phase budget").
+// The phase budgets `auto` chooses between when the user gave none: Mirsadeghi et al.'s (Exploiting
+// Common Neighborhoods) combining and one round of cumulative combining. Their set-ups run in
+// lockstep, so each costs bytes and compute, not rounds. 6 would save a process about a quarter as
+// many messages again as 4 saves over 2, for two more phases (docs/graph-combining.md, "Choosing
+// the phase budget").
 constexpr std::array<int, 2> budget_candidates{2, 4};
 
 // The model's time for the slowest process, alltoall and allgather together, at 8-byte blocks (the

@@ -1,10 +1,10 @@
 #pragma once
 // What a distributed-graph communicator just made runs on (at CC_Dist_graph_create(_adjacent), and
-// through libcartcoll_mpi at MPI_Dist_graph_create(_adjacent)): the Cartesian neighborhood detection
-// finds (cartesian_detection.hpp), else the graph with graph-combining's set-up (003's pattern
-// extraction and matching, src/graph/combining_setup.hpp) and graph-routing's
-// (src/graph/routing_setup.hpp) where the agreed algorithm needs them or `auto` may gain from them,
-// and `auto`'s agreed verdict.
+// through libcartcoll_mpi at MPI_Dist_graph_create(_adjacent)): the Cartesian neighborhood
+// detection finds (cartesian_detection.hpp), else the graph with graph-combining's set-up
+// (Mirsadeghi et al.'s (Exploiting Common Neighborhoods) pattern extraction and matching,
+// src/graph/combining_setup.hpp) and graph-routing's (src/graph/routing_setup.hpp) where the agreed
+// algorithm needs them or `auto` may gain from them, and `auto`'s agreed verdict.
 #include <mpi.h>
 
 #include "neighborhood.hpp"

@@ -1,7 +1,8 @@
 #pragma once
-// The communicators 001 makes from a communicator: CC_Cart_create_sub's sub-grids and CC_Comm_base's
-// base communicator. Both are collective; the C layer hands its argument reading in, so that a bad
-// argument on one process fails every process alike instead of leaving the others waiting.
+// The communicators the unified-interfaces paper by Träff, Hunold, Mercier and Holmes makes from a
+// communicator: CC_Cart_create_sub's sub-grids and CC_Comm_base's base communicator. Both are
+// collective; the C layer hands its argument reading in, so that a bad argument on one process
+// fails every process alike instead of leaving the others waiting.
 #include <mpi.h>
 
 #include <functional>

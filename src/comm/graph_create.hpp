@@ -11,7 +11,7 @@
 #include <optional>
 #include <vector>
 
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "neighborhood.hpp"
 #include "settings.hpp"
 

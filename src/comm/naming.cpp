@@ -16,8 +16,9 @@ int delete_naming(MPI_Comm, int, void* value, void*) {
   return MPI_SUCCESS;
 }
 
-// Process-wide: an MPI attribute key. Its values are not copied: 001 has no communicator constructor
-// inherit a naming (MPI_Comm_dup included).
+// Process-wide: an MPI attribute key. Its values are not copied: the unified-interfaces paper by
+// Träff, Hunold, Mercier and Holmes has no communicator constructor inherit a naming (MPI_Comm_dup
+// included).
 int naming_keyval() {
   static const int keyval = detail::create_keyval_freed_at_finalize(MPI_COMM_NULL_COPY_FN, delete_naming);
   return keyval;

@@ -11,7 +11,8 @@ namespace cartcoll {
 
 namespace {
 
-// On a communicator made by Cart_neighborhood_create the library holds its users to 000's contract.
+// On a communicator made by Cart_neighborhood_create the library holds its users to Träff and
+// Hunold's (Cartesian Collective Communication) contract.
 detail::Contract contract_of(const detail::CommState& state) {
   return state.origin == detail::Origin::cartesian_create ? detail::Contract::cartesian : detail::Contract::mpi;
 }

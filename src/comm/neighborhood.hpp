@@ -8,12 +8,12 @@
 #include <variant>
 #include <vector>
 
-#include "cartcoll/cost.hpp"
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_combining.hpp"
-#include "cartcoll/graph_routing.hpp"
+#include "core/cost.hpp"
+#include "core/graph.hpp"
+#include "core/graph_combining.hpp"
+#include "core/graph_routing.hpp"
 #include "cartcoll/layout.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "cartcoll/topology.hpp"
 
 namespace cartcoll::detail {
@@ -56,7 +56,8 @@ struct CartesianNeighborhood {
   int node_size = 0;
   // Under MPI's contract (a detected graph, an MPI Cartesian topology), whether a planner that
   // forwards blocks could meet processes that size them differently (forwarding_may_mismatch):
-  // then calls run the direct exchange. Never under 000's contract.
+  // then calls run the direct exchange. Never under Träff and Hunold's (Cartesian Collective
+  // Communication) contract.
   bool forwarding_may_mismatch = false;
 };
 

@@ -1,15 +1,24 @@
 #pragma once
-// What a Request holds: a collective started or startable, advanced by the progress engine. Most are
-// schedules the library runs (ScheduledOperation); 001's collectives on communicators without a graph
-// topology are MPI's own, held as the library's requests where they must be (src/unified).
+// What a Request holds: a collective started or startable, advanced by the progress engine. Most
+// are schedules the library runs (ScheduledOperation); the unified-interfaces paper's (Träff,
+// Hunold, Mercier and Holmes) collectives on communicators without a graph topology are MPI's own,
+// held as the library's requests where they must be (src/unified).
 #include <memory>
 #include <optional>
 
 #include "../exec/mpi_executor.hpp"
+#include "cartcoll/cartcoll.hpp"
 #include "cartcoll/error.hpp"
 #include "state.hpp"
 
 namespace cartcoll::detail {
+
+class Operation;
+
+// The one way to make a Request from an operation (its constructor is private to users).
+struct RequestAccess {
+  static Request make(std::unique_ptr<Operation> operation) noexcept { return Request(std::move(operation)); }
+};
 
 class Operation {
  public:

@@ -15,7 +15,7 @@
 
 #include <cstdint>
 
-#include "cartcoll/cost.hpp"
+#include "core/cost.hpp"
 #include "cartcoll/layout.hpp"
 #include "state.hpp"
 
@@ -23,9 +23,10 @@ namespace cartcoll::detail {
 
 // What a call may do to choose: nothing but local work (a nonblocking call); communicate, at a
 // collective point whose block sizes are already compared (init) or free to differ (MPI's
-// contract); or communicate after comparing them (a blocking call under 000's contract, whose
-// processes pass the same sizes: sizes that differ would have the processes measure different
-// things, or only some of them measure, and hang; one allreduce makes them Errc::count everywhere).
+// contract); or communicate after comparing them (a blocking call under Träff and Hunold's
+// (Cartesian Collective Communication) contract, whose processes pass the same sizes: sizes that
+// differ would have the processes measure different things, or only some of them measure, and hang;
+// one allreduce makes them Errc::count everywhere).
 enum class ChoicePoint : std::uint8_t { local, collective, collective_comparing_sizes };
 
 Choice resolve_algorithm(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,

@@ -8,9 +8,9 @@
 #include <optional>
 #include <vector>
 
-#include "cartcoll/cost.hpp"
-#include "cartcoll/graph_combining.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/cost.hpp"
+#include "core/graph_combining.hpp"
+#include "core/plan.hpp"
 
 namespace cartcoll::detail {
 

@@ -11,12 +11,13 @@
 
 #include "../exec/mpi_executor.hpp"
 #include "../exec/type_cache.hpp"
-#include "cartcoll/cost.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/cost.hpp"
+#include "core/plan.hpp"
 #include "cartcoll/topology.hpp"
 #include "library_comm.hpp"
 #include "settings.hpp"
 #include "neighborhood.hpp"
+#include "exec/argument_print.hpp"
 
 namespace cartcoll::detail {
 
@@ -41,8 +42,9 @@ struct Choice {
 };
 
 // What a call's layout is checked against before anything is sent:
-// - cartesian: 000's contract on a communicator made by Cart_neighborhood_create: t blocks each side
-//   and, every process using the same block sizes, send block i and receive block i of equal bytes;
+// - cartesian: Träff and Hunold's (Cartesian Collective Communication) contract on a communicator
+//   made by Cart_neighborhood_create: t blocks each side and, every process using the same block
+//   sizes, send block i and receive block i of equal bytes;
 // - mpi: MPI 4.1's, one receive block per source and one send block per destination (one for
 //   allgather); sizes are the processes' own business, matched per edge.
 enum class Contract { cartesian, mpi };

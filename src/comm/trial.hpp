@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "cartcoll/layout.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "state.hpp"
 
 namespace cartcoll::detail {

@@ -23,9 +23,10 @@ void require_block_counts(const Layout& layout, Degrees degrees) {
                                std::to_string(degrees.sources) + " sources");
 }
 
-// 000 and 002 section 2: every process uses the same block sizes, so send block i and receive block
-// i (the one send block, for allgather) hold the same bytes; a local mismatch is already a violation,
-// caught before it truncates or hangs.
+// Träff and Hunold's Cartesian Collective Communication and the isomorphic-collectives paper by
+// Träff, Carpen-Amarie, Hunold and Rougier, section 2: every process uses the same block sizes, so
+// send block i and receive block i (the one send block, for allgather) hold the same bytes; a local
+// mismatch is already a violation, caught before it truncates or hangs.
 void require_equal_sizes(const Layout& layout) {
   for (std::size_t i = 0; i < layout.recv.size(); ++i) {
     const BlockSpec& sent = layout.send[layout.collective == Collective::allgather ? 0 : i];
@@ -82,14 +83,14 @@ int agree_on_init(CommState& state, const std::optional<Error>& local_error, Alg
   return agree_on_init(state, local_error, must_match, mismatches);
 }
 
-// The Cartesian combining schedules and graph-combining's forward blocks through processes that size
-// them by their own arguments, so they need the block sizes to agree: 000's contract promises that.
-// Under MPI's, a v or w call may size each edge differently, and a one-count alltoall or allgather
-// ties only the sizes of processes that send to a common process: on a graph friends are such
-// processes (graph-combining forwards only between them), but a Cartesian neighborhood found in a
-// graph or an MPI topology may leave classes of processes free to differ
-// (CartesianNeighborhood::forwarding_may_mismatch). Such calls run the trivial schedule, unless the
-// user asserted that all blocks have one signature (RoutingSettings::uniform_blocks).
+// The Cartesian combining schedules and graph-combining's forward blocks through processes that
+// size them by their own arguments, so they need the block sizes to agree: Träff and Hunold's
+// contract promises that. Under MPI's, a v or w call may size each edge differently, and a
+// one-count alltoall or allgather ties only the sizes of processes that send to a common process:
+// on a graph friends are such processes (graph-combining forwards only between them), but a
+// Cartesian neighborhood found in a graph or an MPI topology may leave classes of processes free to
+// differ (CartesianNeighborhood::forwarding_may_mismatch). Such calls run the trivial schedule,
+// unless the user asserted that all blocks have one signature (RoutingSettings::uniform_blocks).
 Algorithm requested_for(const CommState& state, const Layout& layout, Contract contract, Algorithm requested) {
   const CartesianNeighborhood* cartesian = state.neighborhood.cartesian();
   const bool classes_may_differ = cartesian != nullptr && cartesian->forwarding_may_mismatch;
@@ -99,8 +100,8 @@ Algorithm requested_for(const CommState& state, const Layout& layout, Contract c
   return requested;
 }
 
-// A blocking call under 000's contract compares the processes' block sizes before `auto` measures
-// (init compares them anyway: agree_on_init).
+// A blocking call under Träff and Hunold's contract compares the processes' block sizes before
+// `auto` measures (init compares them anyway: agree_on_init).
 ChoicePoint blocking_point(Contract contract) {
   return contract == Contract::cartesian ? ChoicePoint::collective_comparing_sizes : ChoicePoint::collective;
 }
@@ -203,7 +204,7 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
   tag.hand_over();
   operation->start();
   if (reported_at_completion != nullptr) operation->report_at_completion(*reported_at_completion);
-  return Request(std::move(operation));
+  return RequestAccess::make(std::move(operation));
 }
 
 Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_comm,
@@ -226,7 +227,7 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
     const Choice choice = resolve_algorithm(*state, algorithm, *layout, CallKind::persistent, ChoicePoint::collective);
     const auto schedule = state->schedule(layout->collective, choice);
     state->last_run = CommState::Run{choice.algorithm, schedule->messages()};
-    return Request(std::make_unique<ScheduledOperation>(state, user_comm, *schedule, *layout, tag, true,
+    return RequestAccess::make(std::make_unique<ScheduledOperation>(state, user_comm, *schedule, *layout, tag, true,
                                                            state->persistent_reuse()));
   } catch (...) {
     state->tags().release_persistent(tag);
@@ -252,7 +253,7 @@ Request start_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_
   tag.hand_over();
   operation->start();
   if (reported_at_completion != nullptr) operation->report_at_completion(*reported_at_completion);
-  return Request(std::move(operation));
+  return RequestAccess::make(std::move(operation));
 }
 
 // As exchange_init for a neighborhood call, with the route and the caller's values agreed too, in the
@@ -287,7 +288,7 @@ Request init_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_c
           resolve_algorithm(*state, algorithm, call->layout, CallKind::persistent, ChoicePoint::collective);
       call->schedule = *state->schedule(call->layout.collective, choice);
     }
-    return Request(std::make_unique<ScheduledOperation>(state, user_comm, *call->schedule, call->layout, tag, true,
+    return RequestAccess::make(std::make_unique<ScheduledOperation>(state, user_comm, *call->schedule, call->layout, tag, true,
                                                            state->persistent_reuse()));
   } catch (...) {
     state->tags().release_persistent(tag);

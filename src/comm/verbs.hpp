@@ -6,6 +6,7 @@
 
 #include "cartcoll/cartcoll.hpp"
 #include "state.hpp"
+#include "exec/argument_print.hpp"
 
 namespace cartcoll::detail {
 
@@ -30,10 +31,11 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
 Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_comm,
                       const std::function<Layout()>& make_layout, const RequestOptions& options, Contract contract);
 
-// One of 001's collectives on a graph (src/unified): its layout, and either the schedule its caller
-// planned for it (rooted collectives, reductions, MPI_IN_PLACE) or none, for a call of a neighborhood
-// family (barrier, allgather, alltoall), which runs as CC_Neighbor_* of its family does. must_match:
-// the values every process must pass alike (a root, block sizes), which *_init checks.
+// One of the unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) collectives on a graph
+// (src/unified): its layout, and either the schedule its caller planned for it (rooted collectives,
+// reductions, MPI_IN_PLACE) or none, for a call of a neighborhood family (barrier, allgather,
+// alltoall), which runs as CC_Neighbor_* of its family does. must_match: the values every process
+// must pass alike (a root, block sizes), which *_init checks.
 struct GraphCall {
   Layout layout;
   std::optional<Schedule> schedule;

@@ -75,7 +75,8 @@ std::vector<BlockSpec> regular_blocks(int t, const void* buffer, int count, MPI_
 
 namespace {
 
-// Displacement: int (MPI's v forms) or MPI_Aint (002's, MPI-4's large-count ones), in extents of `type`.
+// Displacement: int (MPI's v forms) or MPI_Aint (the isomorphic-collectives paper's (Träff,
+// Carpen-Amarie, Hunold and Rougier), MPI-4's large-count ones), in extents of `type`.
 template <typename Displacement>
 std::vector<BlockSpec> irregular_of(int t, const void* buffer, std::span<const int> counts,
                                     std::span<const Displacement> displs, MPI_Datatype type, const char* what) {

@@ -11,7 +11,7 @@
 #include "block_arena.hpp"
 #include "comm_gate.hpp"
 #include "cartcoll/layout.hpp"
-#include "cartcoll/schedule.hpp"
+#include "core/schedule.hpp"
 #include "mpi_handles.hpp"
 #include "progress.hpp"
 #include "staging.hpp"

@@ -1,4 +1,4 @@
-#include "cartcoll/reference.hpp"
+#include "core/reference.hpp"
 
 #include <unordered_map>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "cartcoll/replay.hpp"
+#include "core/replay.hpp"
 
 #include <algorithm>
 #include <deque>

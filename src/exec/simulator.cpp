@@ -1,4 +1,4 @@
-#include "cartcoll/simulator.hpp"
+#include "core/simulator.hpp"
 
 #include <algorithm>
 #include <deque>

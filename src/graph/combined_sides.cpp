@@ -1,4 +1,4 @@
-#include "cartcoll/graph_combining.hpp"
+#include "core/graph_combining.hpp"
 
 namespace cartcoll {
 

@@ -1,6 +1,6 @@
 #pragma once
-// 003's set-up (Algorithm 1 with Algorithm 2 inside) as one process's round protocol. Each of
-// `steps` steps has
+// Mirsadeghi et al.'s (Exploiting Common Neighborhoods) set-up (Algorithm 1 with Algorithm 2
+// inside) as one process's round protocol. Each of `steps` steps has
 //   1 list round: every process N tells its active in-neighbors who its active in-neighbors are (the
 //     whole list in step 0, afterwards only who left, and nothing if nobody did);
 //   `matching_rounds` rounds of friend matching (matching.hpp) among processes sharing >= Θ active
@@ -9,16 +9,16 @@
 //     lower rank keeps the first part, so many that both will send equally many messages, half
 //     rounded up where they send equally many now), hands its friend its bundles for the friend's
 //     part (with the phase in which they will all be there), and tells each out-neighbor of that
-//     part that the friend carries its bundle now, from which phase on. The
-//     friend's part leaves a process's active set, and so does its own part where the bundle it
-//     now carries there could not be handed on within the agreed number of phases (always with
-//     2, 003's combining; cumulative combining with more). At the receiver the friend that handed
-//     over leaves the active in-set, and the carrier too in that case.
+//     part that the friend carries its bundle now, from which phase on. The friend's part leaves a
+//     process's active set, and so does its own part where the bundle it now carries there could
+//     not be handed on within the agreed number of phases (always with 2, Mirsadeghi et al.'s
+//     combining; cumulative combining with more). At the receiver the friend that handed over
+//     leaves the active in-set, and the carrier too in that case.
 // Only single edges (single_edges.hpp) are active to begin with.
 #include <map>
 
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_combining.hpp"
+#include "core/graph.hpp"
+#include "core/graph_combining.hpp"
 #include "common_neighbors.hpp"
 #include "matching.hpp"
 #include "transport.hpp"

@@ -1,8 +1,9 @@
 #pragma once
-// 003's common-neighborhood matrix M (section IV-B1), kept by one process P: for each of P's active
-// out-neighbors N, N's active in-neighbors; from them, for every other process Q, how many active
-// out-neighbors P and Q share. Memory: the lists (P's out-neighbors' in-degrees) and one count per
-// process named in them, never a p-sized array.
+// Mirsadeghi et al.'s (Exploiting Common Neighborhoods) common-neighborhood matrix M (section
+// IV-B1), kept by one process P: for each of P's active out-neighbors N, N's active in-neighbors;
+// from them, for every other process Q, how many active out-neighbors P and Q share. Memory: the
+// lists (P's out-neighbors' in-degrees) and one count per process named in them, never a p-sized
+// array.
 #include <map>
 #include <span>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "cartcoll/graph.hpp"
+#include "core/graph.hpp"
 
 #include <map>
 #include <stdexcept>

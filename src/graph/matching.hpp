@@ -1,13 +1,14 @@
 #pragma once
-// One step of 003's friend pairing (Algorithm 2, after Hoepman): a distributed matching over the
-// friendship graph in which every process proposes to its best friend not yet lost; two processes
-// proposing to each other in the same round are paired. Friends are ranked by shared out-neighbors,
-// ties by the lower rank, the same order from both ends of a friendship (the count is symmetric), so
-// the heaviest remaining friendship is always mutual and pairs in its round. A paired process, or one
-// that does not count the proposer among its friends, refuses proposals, so proposers move on; one
-// still searching stays silent (it may propose to the proposer later). Messages per round: one
-// proposal and the refusals of the previous round's proposals. A proposal carries the proposer's
-// load (the messages its schedule sends so far), so that a pair knows both loads when it forms.
+// One step of Mirsadeghi et al.'s (Exploiting Common Neighborhoods) friend pairing (Algorithm 2,
+// after Hoepman): a distributed matching over the friendship graph in which every process proposes
+// to its best friend not yet lost; two processes proposing to each other in the same round are
+// paired. Friends are ranked by shared out-neighbors, ties by the lower rank, the same order from
+// both ends of a friendship (the count is symmetric), so the heaviest remaining friendship is
+// always mutual and pairs in its round. A paired process, or one that does not count the proposer
+// among its friends, refuses proposals, so proposers move on; one still searching stays silent (it
+// may propose to the proposer later). Messages per round: one proposal and the refusals of the
+// previous round's proposals. A proposal carries the proposer's load (the messages its schedule
+// sends so far), so that a pair knows both loads when it forms.
 #include <optional>
 #include <vector>
 

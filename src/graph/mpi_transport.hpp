@@ -4,7 +4,7 @@
 #include <mpi.h>
 
 #include "../comm/sparse_exchange.hpp"
-#include "cartcoll/graph_combining.hpp"
+#include "core/graph_combining.hpp"
 #include "transport.hpp"
 
 namespace cartcoll::detail {

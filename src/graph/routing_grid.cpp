@@ -1,9 +1,9 @@
-// The virtual grid graph-routing routes over (cartcoll/graph_routing.hpp).
+// The virtual grid graph-routing routes over (core/graph_routing.hpp).
 #include <algorithm>
 #include <cmath>
 
 #include "cartcoll/error.hpp"
-#include "cartcoll/graph_routing.hpp"
+#include "core/graph_routing.hpp"
 #include "cartcoll/topology.hpp"
 
 namespace cartcoll {

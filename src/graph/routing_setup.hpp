@@ -1,5 +1,5 @@
 #pragma once
-// The routing set-up (cartcoll/graph_routing.hpp) as one process's round protocol: one round per
+// The routing set-up (core/graph_routing.hpp) as one process's round protocol: one round per
 // grid dimension. In round k a process sends every block it holds whose destination differs from
 // it in coordinate k to the process with that coordinate corrected, as (origin, destination) pairs
 // in ascending order: exactly the messages of the schedule's phase k, carrying names instead of
@@ -7,8 +7,8 @@
 // stay held. Only single edges (single_edges.hpp) are routed.
 #include <vector>
 
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_routing.hpp"
+#include "core/graph.hpp"
+#include "core/graph_routing.hpp"
 #include "transport.hpp"
 
 namespace cartcoll::detail {

@@ -2,8 +2,8 @@
 #include <memory>
 
 #include "cartcoll/error.hpp"
-#include "cartcoll/graph_combining.hpp"
-#include "cartcoll/graph_routing.hpp"
+#include "core/graph_combining.hpp"
+#include "core/graph_routing.hpp"
 #include "combining_setup.hpp"
 #include "routing_setup.hpp"
 #include "simulated_transport.hpp"

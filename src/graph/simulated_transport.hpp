@@ -4,12 +4,12 @@
 #include <span>
 #include <vector>
 
-#include "cartcoll/graph_combining.hpp"
+#include "core/graph_combining.hpp"
 #include "transport.hpp"
 
 namespace cartcoll::detail {
 
-// Per process and per round (cartcoll/graph_combining.hpp).
+// Per process and per round (core/graph_combining.hpp).
 using SimulatedRun = SetupCosts;
 
 // processes[r] is rank r's protocol. Error(Errc::intern) if their round counts differ or a parcel

@@ -4,7 +4,7 @@
 #include <string>
 
 #include "cartcoll/error.hpp"
-#include "cartcoll/graph.hpp"
+#include "core/graph.hpp"
 
 namespace cartcoll::detail {
 

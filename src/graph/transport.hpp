@@ -1,8 +1,9 @@
 #pragma once
-// The transport of distributed set-up algorithms (003's pattern extraction and matching), written
-// once as per-process round protocols and run by two transports: the simulated one
-// (simulated_transport.hpp, all processes in one process) and MPI (mpi_transport.hpp, one process
-// over a library communicator, a sparse exchange per round).
+// The transport of distributed set-up algorithms (Mirsadeghi et al.'s (Exploiting Common
+// Neighborhoods) pattern extraction and matching), written once as per-process round protocols and
+// run by two transports: the simulated one (simulated_transport.hpp, all processes in one process)
+// and MPI (mpi_transport.hpp, one process over a library communicator, a sparse exchange per
+// round).
 #include <vector>
 
 namespace cartcoll::detail {

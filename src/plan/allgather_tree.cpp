@@ -112,7 +112,8 @@ std::vector<int> best_allgather_order(const Offsets& offsets) {
   if (offsets.ndims() > 6) return best;
   int best_volume = tree_volume(offsets, best, offsets.count() * offsets.ndims());
   // Every distinct non-zero offset ends its own last non-zero edge, so no tree has fewer edges:
-  // when 000's order reaches that (Moore neighborhoods, 000's boxes), the search is over.
+  // when Träff and Hunold's (Cartesian Collective Communication) order reaches that (Moore
+  // neighborhoods, Träff and Hunold's boxes), the search is over.
   const int distinct_nonzero = count_distinct_nonzero(offsets);
   std::vector<int> order(best.size());
   std::iota(order.begin(), order.end(), 0);

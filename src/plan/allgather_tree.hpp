@@ -1,6 +1,7 @@
 #pragma once
-// The allgather prefix tree of 000 Algorithm 2: level l groups the offsets that agree on the first
-// l visited dimensions; a block moves along a tree edge only where the edge's coordinate is non-zero.
+// The allgather prefix tree of Träff and Hunold's Cartesian Collective Communication, Algorithm 2:
+// level l groups the offsets that agree on the first l visited dimensions; a block moves along a
+// tree edge only where the edge's coordinate is non-zero.
 #include <span>
 #include <vector>
 
@@ -24,9 +25,10 @@ struct AllgatherTree {
 
 AllgatherTree build_allgather_tree(const Offsets& offsets, std::span<const int> order);
 
-// 000's choice: dimensions by increasing number of distinct coordinates (stable).
+// Träff and Hunold's choice: dimensions by increasing number of distinct coordinates (stable).
 std::vector<int> order_by_distinct_coordinates(const Offsets& offsets);
-// The order with the smallest tree: every order for d <= 6 (ties keep 000's order), 000's otherwise.
+// The order with the smallest tree: every order for d <= 6 (ties keep Träff and Hunold's order),
+// Träff and Hunold's otherwise.
 std::vector<int> best_allgather_order(const Offsets& offsets);
 
 // Groups `indices` by key, groups in order of first appearance, indices in their given order.

@@ -1,12 +1,14 @@
-// Message combining with direct sends along each dimension (000 section 3; 002's "torus direct"):
-// d phases, one round per distinct non-zero coordinate of the phase's dimension. Blocks alternate
-// between the temp and the receive buffer (000 Algorithm 1) and end in the receive buffer. On
-// meshes only live blocks travel (see MeshReach), and a receive slot whose own source is missing is
-// never used for blocks in transit: those go to the second temp slot t + i instead.
+// Message combining with direct sends along each dimension (Träff and Hunold's Cartesian Collective
+// Communication, section 3; the isomorphic-collectives paper's (Träff, Carpen-Amarie, Hunold and
+// Rougier) "torus direct"): d phases, one round per distinct non-zero coordinate of the phase's
+// dimension. Blocks alternate between the temp and the receive buffer (Träff and Hunold, Algorithm
+// 1) and end in the receive buffer. On meshes only live blocks travel (see MeshReach), and a
+// receive slot whose own source is missing is never used for blocks in transit: those go to the
+// second temp slot t + i instead.
 #include <numeric>
 
 #include "allgather_tree.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "forwarding.hpp"
 #include "mesh_reach.hpp"
 
@@ -124,7 +126,8 @@ Schedule plan_combining(const CartesianView& view, Collective collective) {
 
 extern const PlannerEntry combining_planner{
     "combining",
-    "000's message combining (002's torus direct): d phases, one message per distinct non-zero coordinate",
+    "Träff and Hunold's message combining (torus direct in Träff, Carpen-Amarie, Hunold and Rougier): "
+    "d phases, one message per distinct non-zero coordinate",
     true, true, true, plan_combining, nullptr, false};
 
 }  // namespace cartcoll::detail

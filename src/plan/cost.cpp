@@ -1,4 +1,4 @@
-#include "cartcoll/cost.hpp"
+#include "core/cost.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -3,9 +3,9 @@
 // planners reuse for the edges they do not route otherwise.
 #include <span>
 
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_combining.hpp"
-#include "cartcoll/schedule.hpp"
+#include "core/graph.hpp"
+#include "core/graph_combining.hpp"
+#include "core/schedule.hpp"
 
 namespace cartcoll::detail {
 

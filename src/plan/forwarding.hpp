@@ -3,7 +3,7 @@
 // blocks that implies, and how a move becomes a send and a receive or, when it would go to the
 // process itself, local copies.
 #include "allgather_tree.hpp"
-#include "cartcoll/schedule.hpp"
+#include "core/schedule.hpp"
 #include "mesh_reach.hpp"
 
 namespace cartcoll::detail {

@@ -1,6 +1,7 @@
-// 001's rooted and reduction collectives on a distributed graph, as schedules: one phase of at most one
-// message per pair of processes, then local copies and the reduction fold.
-#include "cartcoll/graph_collectives.hpp"
+// The unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) rooted and reduction
+// collectives on a distributed graph, as schedules: one phase of at most one message per pair of
+// processes, then local copies and the reduction fold.
+#include "core/graph_collectives.hpp"
 
 #include <algorithm>
 #include <map>

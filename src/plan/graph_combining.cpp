@@ -1,6 +1,7 @@
-// 003's schedule (Algorithm 3) from one process's set-up pattern (graph_combining.hpp). A process
-// tracks, per out-neighbor it still serves, the bundle of blocks it carries there (its own first)
-// and the first phase in which they are all here (0 for the own block alone).
+// Mirsadeghi et al.'s (Exploiting Common Neighborhoods) schedule (Algorithm 3) from one process's
+// set-up pattern (graph_combining.hpp). A process tracks, per out-neighbor it still serves, the
+// bundle of blocks it carries there (its own first) and the first phase in which they are all here
+// (0 for the own block alone).
 //   friend exchange, per step with a friend: to the friend the bundles for the offloaded
 //            out-neighbors (allgather: each origin's block once, origins ascending; alltoall: per
 //            offloaded out-neighbor, ascending, its bundle's blocks), in the first phase in which
@@ -31,8 +32,8 @@
 
 #include "../graph/single_edges.hpp"
 #include "cartcoll/error.hpp"
-#include "cartcoll/graph_combining.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/graph_combining.hpp"
+#include "core/plan.hpp"
 #include "direct_graph.hpp"
 #include "graph_combining.hpp"
 
@@ -177,8 +178,8 @@ Schedule plan_graph_combining(const GraphView& view, Collective collective) {
 
 extern const PlannerEntry graph_combining_planner{
     "graph-combining",
-    "003's message combining on distributed graphs: friends sharing out-neighbors split them (2 phases; "
-    "cumulative: one more than the longest chain of forwards)",
+    "Mirsadeghi et al.'s message combining on distributed graphs: friends sharing out-neighbors split them "
+    "(2 phases; cumulative: one more than the longest chain of forwards)",
     true, true, false, nullptr, plan_graph_combining, true};
 
 }  // namespace cartcoll::detail

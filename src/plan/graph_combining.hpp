@@ -1,11 +1,12 @@
 #pragma once
 // graph-combining's planner, which node-combining runs on graphs too: there the set-up has paired
 // friends only within a node (CombiningParameters::node_size).
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 
 namespace cartcoll::detail {
 
-// 003's schedule from view.pattern (the direct exchange where no set-up ran).
+// Mirsadeghi et al.'s (Exploiting Common Neighborhoods) schedule from view.pattern (the direct
+// exchange where no set-up ran).
 Schedule plan_graph_combining(const GraphView& view, Collective collective);
 
 }  // namespace cartcoll::detail

@@ -1,4 +1,4 @@
-// graph-routing's schedule from one process's routing pattern (cartcoll/graph_routing.hpp).
+// graph-routing's schedule from one process's routing pattern (core/graph_routing.hpp).
 //   phase k: to each process that differs from this one in coordinate k only, the blocks held here
 //            whose destinations have its coordinate k, ordered by (origin, destination) (allgather:
 //            each origin's block once); from each arrival of phase k its blocks in that order, the
@@ -12,8 +12,8 @@
 #include <span>
 
 #include "../graph/single_edges.hpp"
-#include "cartcoll/graph_routing.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/graph_routing.hpp"
+#include "core/plan.hpp"
 #include "direct_graph.hpp"
 
 namespace cartcoll::detail {

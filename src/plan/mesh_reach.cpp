@@ -1,6 +1,6 @@
 #include "mesh_reach.hpp"
 
-#include "cartcoll/schedule.hpp"
+#include "core/schedule.hpp"
 
 namespace cartcoll::detail {
 

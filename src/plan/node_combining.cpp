@@ -15,13 +15,14 @@
 // the same order: the blocks of pair (A, B) are the same set seen from A (origin s, offset i with
 // s + o_i in B) and from B (target t, offset i with t - o_i in A), ordered by (origin, offset).
 // Within phase 0 a process posts its message to a pair's sender before its direct blocks, and the
-// sender receives in that order. Every block keeps its signature: 000's contract gives block i the
-// same size on every process, so temps are shaped like this process's own block i.
+// sender receives in that order. Every block keeps its signature: Träff and Hunold's (Cartesian
+// Collective Communication) contract gives block i the same size on every process, so temps are
+// shaped like this process's own block i.
 #include <algorithm>
 #include <map>
 #include <vector>
 
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "graph_combining.hpp"
 
 namespace cartcoll::detail {

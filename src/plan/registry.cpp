@@ -3,7 +3,7 @@
 #include <string>
 
 #include "cartcoll/error.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 
 // Adding an algorithm: one file under src/plan/ that defines its entry with external linkage
 // (`extern const PlannerEntry name{...}` in namespace cartcoll::detail), and one line here.

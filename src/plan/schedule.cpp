@@ -1,4 +1,4 @@
-#include "cartcoll/schedule.hpp"
+#include "core/schedule.hpp"
 
 #include <algorithm>
 #include <stdexcept>

@@ -1,11 +1,12 @@
-// 002's one-hop algorithm for a one-ported torus (sections 3.1-3.3): dimension by dimension, every
-// block moves one hop per step, first along +e_k, then along -e_k, and all blocks that still have a
-// hop to go that way share the step's one message. D = sum over dimensions of (largest positive +
-// largest negative coordinate) steps, one phase each; alltoall sends sum_i ||N_i||_1 blocks, the
-// allgather prefix trie the sum of |c| over its edges. Buffers and mesh liveness as in combining.cpp:
-// a block alternates between temp and receive slot by the parity of its remaining hops (002
-// Algorithm 1), so that the last hop lands in the receive slot; a slot whose own source is missing
-// uses temp slot t + i instead; only live blocks travel.
+// The isomorphic-collectives paper's (Träff, Carpen-Amarie, Hunold and Rougier) one-hop algorithm
+// for a one-ported torus (sections 3.1-3.3): dimension by dimension, every block moves one hop per
+// step, first along +e_k, then along -e_k, and all blocks that still have a hop to go that way
+// share the step's one message. D = sum over dimensions of (largest positive + largest negative
+// coordinate) steps, one phase each; alltoall sends sum_i ||N_i||_1 blocks, the allgather prefix
+// trie the sum of |c| over its edges. Buffers and mesh liveness as in combining.cpp: a block
+// alternates between temp and receive slot by the parity of its remaining hops (the
+// isomorphic-collectives paper, Algorithm 1), so that the last hop lands in the receive slot; a slot
+// whose own source is missing uses temp slot t + i instead; only live blocks travel.
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
@@ -13,7 +14,7 @@
 #include <vector>
 
 #include "allgather_tree.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "forwarding.hpp"
 #include "mesh_reach.hpp"
 
@@ -225,7 +226,9 @@ Schedule plan_torus(const CartesianView& view, Collective collective) {
 }  // namespace
 
 extern const PlannerEntry torus_planner{
-    "torus", "002's one-hop torus algorithm: blocks move one hop per phase along each dimension in turn", true, true,
-    false, plan_torus, nullptr, false};
+    "torus",
+    "the one-hop torus algorithm of Träff, Carpen-Amarie, Hunold and Rougier: blocks move one hop per "
+    "phase along each dimension in turn",
+    true, true, false, plan_torus, nullptr, false};
 
 }  // namespace cartcoll::detail

@@ -1,11 +1,11 @@
-// The direct algorithm (000 Listing 4), with all messages in one phase, as MPI libraries run
-// MPI_Neighbor_alltoall: one send per destination and one receive per source, on Cartesian
-// neighborhoods and on distributed graphs.
+// The direct algorithm (Träff and Hunold's Cartesian Collective Communication, Listing 4), with all
+// messages in one phase, as MPI libraries run MPI_Neighbor_alltoall: one send per destination and
+// one receive per source, on Cartesian neighborhoods and on distributed graphs.
 #include "direct_graph.hpp"
 
 #include <algorithm>
 
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 
 namespace cartcoll::detail {
 

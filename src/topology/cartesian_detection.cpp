@@ -1,4 +1,4 @@
-#include "cartcoll/cartesian_detection.hpp"
+#include "core/cartesian_detection.hpp"
 
 #include <algorithm>
 #include <cstdlib>

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "cartcoll/cartesian_detection.hpp"
+#include "core/cartesian_detection.hpp"
 #include "cartcoll/error.hpp"
 
 namespace cartcoll {

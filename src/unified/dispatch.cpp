@@ -40,7 +40,7 @@ Started start_call(MPI_Comm comm, const unified::Call& call) {
     MPI_Request request = MPI_REQUEST_NULL;
     raised(mpi.nonblocking(&request));
     if (!mpi.owned) return {request, {}};
-    return {MPI_REQUEST_NULL, Request(ForwardedOperation::started(comm, std::move(mpi), request))};
+    return {MPI_REQUEST_NULL, RequestAccess::make(ForwardedOperation::started(comm, std::move(mpi), request))};
   }
   std::optional<Error> unusable_settings;
   const std::shared_ptr<CommState> state = state_for_collective(comm, false, &unusable_settings);
@@ -53,11 +53,11 @@ Started init_call(MPI_Comm comm, const std::function<unified::Call()>& make_call
   if (!acts_in_neighborhoods(comm)) {
     MpiCall mpi = mpi_call(comm, make_call());
     if (!native || !mpi.persistent)
-      return {MPI_REQUEST_NULL, Request(ForwardedOperation::restarted(comm, std::move(mpi)))};
+      return {MPI_REQUEST_NULL, RequestAccess::make(ForwardedOperation::restarted(comm, std::move(mpi)))};
     MPI_Request request = MPI_REQUEST_NULL;
     raised(mpi.persistent(info, &request));
     if (!mpi.owned) return {request, {}};
-    return {MPI_REQUEST_NULL, Request(ForwardedOperation::persistent(comm, std::move(mpi), request))};
+    return {MPI_REQUEST_NULL, RequestAccess::make(ForwardedOperation::persistent(comm, std::move(mpi), request))};
   }
   const std::shared_ptr<CommState> state = state_for_collective(comm, true);
   const GraphView view = view_of(*state);
@@ -83,8 +83,8 @@ namespace {
 
 Request as_request(MPI_Comm comm, detail::Started started, bool persistent) {
   if (started.mpi == MPI_REQUEST_NULL) return std::move(started.library);
-  if (persistent) return Request(detail::ForwardedOperation::persistent(comm, {}, started.mpi));
-  return Request(detail::ForwardedOperation::started(comm, {}, started.mpi));
+  if (persistent) return detail::RequestAccess::make(detail::ForwardedOperation::persistent(comm, {}, started.mpi));
+  return detail::RequestAccess::make(detail::ForwardedOperation::started(comm, {}, started.mpi));
 }
 
 }  // namespace

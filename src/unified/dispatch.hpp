@@ -1,8 +1,9 @@
 #pragma once
-// 001's collectives by topology: which way a call goes (a graph's neighborhoods through the library's
-// engine, or MPI's own collective), for the C++ API and the C layer. The C layer hands a forwarded
-// nonblocking or persistent call's MPI request back as it is, so that it costs nothing and works with
-// MPI's own request functions too; the C++ API wraps it in a Request.
+// The unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) collectives by topology: which
+// way a call goes (a graph's neighborhoods through the library's engine, or MPI's own collective),
+// for the C++ API and the C layer. The C layer hands a forwarded nonblocking or persistent call's
+// MPI request back as it is, so that it costs nothing and works with MPI's own request functions
+// too; the C++ API wraps it in a Request.
 #include <mpi.h>
 
 #include <functional>

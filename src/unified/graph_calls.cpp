@@ -4,8 +4,8 @@
 #include <string>
 
 #include "../exec/block_lists.hpp"
-#include "cartcoll/graph_collectives.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/graph_collectives.hpp"
+#include "core/plan.hpp"
 
 namespace cartcoll::detail {
 
@@ -235,7 +235,9 @@ GraphCall on_graph(const GraphView& view, const Allreduce& c) {
 }
 
 [[noreturn]] void undefined_on_graphs(const char* name) {
-  throw Error(Errc::topology, std::string(name) + " has no meaning on a graph topology (001 section 2)");
+  throw Error(Errc::topology, std::string(name) +
+                                  " has no meaning on a graph topology (Träff, Hunold, Mercier and Holmes, MPI "
+                                  "collective communication through a single set of interfaces, section 2)");
 }
 
 GraphCall on_graph(const GraphView&, const ReduceScatter&) { undefined_on_graphs("MPI_Reduce_scatter"); }

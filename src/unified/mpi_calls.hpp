@@ -1,6 +1,6 @@
 #pragma once
-// 001's collectives on communicators without a graph topology are MPI's own: each call bound to its
-// arguments, in MPI's three forms.
+// The unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) collectives on communicators
+// without a graph topology are MPI's own: each call bound to its arguments, in MPI's three forms.
 #include <mpi.h>
 
 #include <functional>

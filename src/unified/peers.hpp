@@ -1,6 +1,7 @@
 #pragma once
-// Who a process exchanges with in 001's collectives: its neighbors, where the communicator has a
-// graph topology; else MPI's peers.
+// Who a process exchanges with in the unified-interfaces paper's (Träff, Hunold, Mercier and
+// Holmes) collectives: its neighbors, where the communicator has a graph topology; else MPI's
+// peers.
 #include <mpi.h>
 
 #include "../exec/mpi_check.hpp"
@@ -8,8 +9,9 @@
 namespace cartcoll::detail {
 
 // A graph topology (MPI_Dist_graph_create*, CC_Dist_graph_create*, MPI_Graph_create) makes the
-// collectives act in neighborhoods. A Cartesian communicator does not: in 001 it names processes
-// and carries no topology (section 3), so its collectives are MPI's, as on a communicator without one.
+// collectives act in neighborhoods. A Cartesian communicator does not: in the unified-interfaces
+// paper it names processes and carries no topology (section 3), so its collectives are MPI's, as on
+// a communicator without one.
 inline bool acts_in_neighborhoods(MPI_Comm comm) {
   int topology = MPI_UNDEFINED;
   check(MPI_Topo_test(comm, &topology), "MPI_Topo_test");

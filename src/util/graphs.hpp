@@ -29,10 +29,11 @@ EdgeList random_degree(int size, int degree, std::uint64_t seed);
 // round(overlap x degree) of them, drawn outside the group, and draw the rest on their own.
 inline constexpr int overlap_group = 8;
 EdgeList overlap_graph(int size, int degree, double overlap, std::uint64_t seed);
-// 003's Moore neighborhood (every process within Chebyshev distance `radius`, itself excluded) or, if
-// !moore, the von Neumann one (Manhattan distance), on a torus of `size` processes in `dims`
-// dimensions as balanced as MPI_Dims_create makes them, given as a plain graph; offsets that wrap onto
-// the same process on a short dimension make repeated edges (or self edges), as MPI would see them.
+// Mirsadeghi et al.'s (Exploiting Common Neighborhoods) Moore neighborhood (every process within
+// Chebyshev distance `radius`, itself excluded) or, if !moore, the von Neumann one (Manhattan
+// distance), on a torus of `size` processes in `dims` dimensions as balanced as MPI_Dims_create
+// makes them, given as a plain graph; offsets that wrap onto the same process on a short dimension
+// make repeated edges (or self edges), as MPI would see them.
 EdgeList stencil_graph(int size, int dims, int radius, bool moore);
 // OSU-style: one "source destination" pair per line (blanks or a comma between them); blank lines
 // and lines starting with # are skipped. `size` is the largest rank named plus one unless given.

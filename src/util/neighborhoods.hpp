@@ -30,8 +30,9 @@ inline std::vector<int> box(const std::vector<std::pair<int, int>>& ranges, bool
   return flat;
 }
 
-// All vectors with coordinates first..first+n-1 in each of d dimensions (000's test neighborhoods);
-// without the zero vector unless keep_zero.
+// All vectors with coordinates first..first+n-1 in each of d dimensions (Träff and Hunold's
+// (Cartesian Collective Communication) test neighborhoods); without the zero vector unless
+// keep_zero.
 inline std::vector<int> box(int d, int n, int first, bool keep_zero) {
   return box(std::vector<std::pair<int, int>>(static_cast<std::size_t>(d), {first, first + n - 1}), keep_zero);
 }
@@ -67,10 +68,12 @@ inline std::vector<int> von_neumann(int d, int r) {
   return filter(moore(d, r), d, [r](const std::vector<int>& offset) { return norm1(offset) <= r; });
 }
 
-// The positive octant: all vectors with coordinates 0..r, without the zero vector (002's asymmetric test).
+// The positive octant: all vectors with coordinates 0..r, without the zero vector (the
+// isomorphic-collectives paper's (Träff, Carpen-Amarie, Hunold and Rougier) asymmetric test).
 inline std::vector<int> octant(int d, int r) { return box(d, r + 1, 0, false); }
 
-// "Shales" (002 Figure 4(b)): the Moore shells at Chebyshev distance exactly r1 and exactly r2.
+// "Shales" (the isomorphic-collectives paper, Figure 4(b)): the Moore shells at Chebyshev distance
+// exactly r1 and exactly r2.
 inline std::vector<int> shales(int d, int r1, int r2) {
   return filter(moore(d, std::max(r1, r2)), d, [r1, r2](const std::vector<int>& offset) {
     const int norm = norm_max(offset);

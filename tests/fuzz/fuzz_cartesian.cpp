@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "../describe.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "cartcoll/topology.hpp"
 #include "fuzz_cases.hpp"
 

@@ -12,10 +12,10 @@
 #include <utility>
 #include <vector>
 
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_combining.hpp"
-#include "cartcoll/graph_routing.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/graph.hpp"
+#include "core/graph_combining.hpp"
+#include "core/graph_routing.hpp"
+#include "core/plan.hpp"
 #include "fuzz_cases.hpp"
 
 namespace cartcoll::fuzz {

@@ -5,7 +5,7 @@
 #include <exception>
 #include <optional>
 
-#include "cartcoll/simulator.hpp"
+#include "core/simulator.hpp"
 
 namespace cartcoll::fuzz {
 

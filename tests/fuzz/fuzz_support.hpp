@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "cartcoll/reference.hpp"
-#include "cartcoll/schedule.hpp"
+#include "core/reference.hpp"
+#include "core/schedule.hpp"
 
 namespace cartcoll::fuzz {
 

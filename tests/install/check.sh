@@ -4,6 +4,8 @@
 #   - every installed program and library finds the libraries it needs (ldd), and an installed tool
 #     and an installed example run: their $ORIGIN-relative run paths find the installed library;
 #   - a CMake project (find_package, C and C++);
+#   - every installed header compiles alone against the installed tree (C headers as C too), so
+#     one that includes a header that is not installed fails;
 #   - plain compiler commands with pkg-config and no MPI compiler wrapper, with the run path of the
 #     library directory as the README gives it: cc x.c $(pkg-config --cflags --libs cartcoll)
 #     -Wl,-rpath,$(pkg-config --variable=libdir cartcoll), and the same with c++ -std=c++20;
@@ -53,6 +55,16 @@ static=()
 [ -e "$libdir/libcartcoll.so" ] || static=(--static)  # a static libcartcoll needs its private libraries
 flags=$(pkg-config "${static[@]}" --cflags --libs cartcoll)
 rpath=-Wl,-rpath,$(pkg-config --variable=libdir cartcoll)
+echo "== every installed header compiles alone (it includes no header that is not installed)"
+for header in "$prefix"/include/cartcoll/*.h "$prefix"/include/cartcoll/*.hpp; do
+  name=cartcoll/$(basename "$header")
+  echo "#include <$name>" | c++ -std=c++20 -fsyntax-only -x c++ - $(pkg-config --cflags cartcoll) ||
+    { echo "$name does not compile alone against the installed headers"; exit 1; }
+  case $header in
+    *.h) echo "#include <$name>" | cc -fsyntax-only -x c - $(pkg-config --cflags cartcoll) ||
+           { echo "$name does not compile alone as C"; exit 1; } ;;
+  esac
+done
 cc -o "$scratch/via_pkg_config_c" "$here/../mpi/test_c_api.c" $flags "$rpath"
 c++ -std=c++20 -o "$scratch/via_pkg_config_cpp" "$here/consumer.cpp" $flags "$rpath"
 run "$scratch/via_pkg_config_c"

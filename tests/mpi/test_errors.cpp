@@ -153,12 +153,13 @@ bool failed_somewhere(int code) {
   return failed == 1;
 }
 
-// 000's contract gives every process the same block sizes, and a blocking or nonblocking call cannot
-// see another process's. One that breaks it gets errors, never a hang. With the algorithm forced,
-// every schedule runs to its end: processes that receive a block larger than their own get
-// MPI_ERR_TRUNCATE. The others cannot tell, since a shorter block is no MPI error. The communicator
-// works afterwards. Under `auto` the first blocking call of a size class compares the sizes
-// everywhere first: MPI_ERR_COUNT on every process (semantics rule 30).
+// Träff and Hunold's (Cartesian Collective Communication) contract gives every process the same
+// block sizes, and a blocking or nonblocking call cannot see another process's. One that breaks it
+// gets errors, never a hang. With the algorithm forced, every schedule runs to its end: processes
+// that receive a block larger than their own get MPI_ERR_TRUNCATE. The others cannot tell, since a
+// shorter block is no MPI error. The communicator works afterwards. Under `auto` the first blocking
+// call of a size class compares the sizes everywhere first: MPI_ERR_COUNT on every process
+// (semantics rule 30).
 TEST_F(Errors, BlockSizesThatDifferBetweenProcessesAreErrorsNotHangs) {
   if (world_size() < 2) GTEST_SKIP() << "one process has nobody to differ from";
   const Watchdog watchdog("block sizes that differ between processes", std::chrono::seconds(120));

@@ -34,8 +34,9 @@ namespace {
 
 constexpr std::chrono::seconds deadline{240};
 
-// graph-combining with threshold Θ (2: a few processes have friends even on sparse graphs), two steps
-// (or more), at most two phases (003's combining) or more (cumulative combining).
+// graph-combining with threshold Θ (2: a few processes have friends even on sparse graphs), two
+// steps (or more), at most two phases (Mirsadeghi et al.'s (Exploiting Common Neighborhoods)
+// combining) or more (cumulative combining).
 class CombiningInfo : public AlgorithmInfo {
  public:
   explicit CombiningInfo(const std::string& threshold = "2", const std::string& steps = "2",

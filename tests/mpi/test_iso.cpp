@@ -1,8 +1,9 @@
-// 002's persistent isomorphic interface (<cartcoll/iso.h>): every Iso_ init on the tori, meshes and
-// mixed grids of support::grids_for (dimensions of size 1 and 2 included) made by MPI_Cart_create,
-// with the offset lists of support::offsets_for (repeated offsets, the zero offset, offsets beyond
-// the grid, the empty list), started repeatedly with new data and checked against the reference
-// model after each Iso_start; the isocomm as an MPI Cartesian communicator; bad input.
+// The isomorphic-collectives paper's (Träff, Carpen-Amarie, Hunold and Rougier) persistent
+// isomorphic interface (<cartcoll/iso.h>): every Iso_ init on the tori, meshes and mixed grids of
+// support::grids_for (dimensions of size 1 and 2 included) made by MPI_Cart_create, with the offset
+// lists of support::offsets_for (repeated offsets, the zero offset, offsets beyond the grid, the
+// empty list), started repeatedly with new data and checked against the reference model after each
+// Iso_start; the isocomm as an MPI Cartesian communicator; bad input.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -42,8 +43,8 @@ void run_iso(ExchangeCase& exchange, MPI_Comm iso) {
   EXPECT_EQ(request, ISO_REQUEST_NULL);
 }
 
-// CARTCOLL_ALGORITHM for the duration of a test (002 has no info arguments: the environment is how a
-// user picks the algorithm).
+// CARTCOLL_ALGORITHM for the duration of a test (the isomorphic-collectives paper has no info
+// arguments: the environment is how a user picks the algorithm).
 class AlgorithmEnvironment {
  public:
   explicit AlgorithmEnvironment(const std::string& name) { setenv("CARTCOLL_ALGORITHM", name.c_str(), 1); }
@@ -327,8 +328,9 @@ TEST_F(IsoErrors, ABadArgumentOnOneProcessFailsEverywhere) {
                                MPI_ERR_REQUEST, request);
 }
 
-// 002 section 2: all processes use the same block sizes. Sizes that are consistent on each process
-// but differ between processes are found at init, by every process (semantics rule 49).
+// The isomorphic-collectives paper, section 2: all processes use the same block sizes. Sizes that
+// are consistent on each process but differ between processes are found at init, by every process
+// (semantics rule 49).
 TEST_F(IsoErrors, BlockSizesThatDifferBetweenProcessesFailEverywhere) {
   if (world_size() == 1) GTEST_SKIP() << "one process cannot disagree with another";
   MPI_Comm iso = ring();

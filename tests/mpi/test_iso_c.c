@@ -1,4 +1,5 @@
-/* <cartcoll/iso.h> compiled as C: 002's example of Listing 1 in two dimensions. A 2-D grid from
+/* <cartcoll/iso.h> compiled as C: the isomorphic-collectives paper's (Träff, Carpen-Amarie, Hunold
+ * and Rougier) example of Listing 1 in two dimensions. A 2-D grid from
  * MPI_Dims_create, periodic in dimension 0 and not in dimension 1, with the positive quadrant and the
  * zero offset, {(1,0), (0,1), (1,1), (0,0)}; Iso_neighbor_alltoall_init and
  * Iso_neighbor_allgatherv_init (MPI_Aint displacements, blocks in reverse order), each started three

@@ -262,7 +262,8 @@ TEST_F(Naming, NamingIsALocalAttributeThatRenamingReplacesAndNoConstructorCopies
   ASSERT_EQ(name(MPI_COMM_WORLD, {{p}, {false}, true}), p);
 }
 
-// The 001 stencils, as offsets listed in lexicographic order; the oracle filters the box by the norm.
+// The stencils of the unified-interfaces paper by Träff, Hunold, Mercier and Holmes, as offsets
+// listed in lexicographic order; the oracle filters the box by the norm.
 std::vector<int> stencil(int d, int metric, int shadow, int depth) {
   std::vector<int> flat;
   for (const Coordinates& v : vectors_within(std::vector<int>(static_cast<std::size_t>(d), depth))) {
@@ -373,7 +374,8 @@ TEST_F(Naming, SubGridsKeepTheOrderAndTheCoordinatesOfTheKeptDimensions) {
       if (kept.dims.empty()) {
         EXPECT_EQ(sub_size, 1);
       } else {
-        // 001: named like the kept dimensions, a process has its kept coordinates there.
+        // The unified-interfaces paper: named like the kept dimensions, a process has its kept
+        // coordinates there.
         const RankTable sub_table(kept);
         Coordinates mine;
         for (std::size_t k = 0; k < d; ++k)

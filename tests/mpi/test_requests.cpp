@@ -7,6 +7,7 @@
 
 #include "../support/cart_fixture.hpp"
 #include "../support/handle_census.hpp"
+#include "exec/argument_print.hpp"
 
 using namespace support;
 

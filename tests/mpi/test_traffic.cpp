@@ -18,7 +18,7 @@
 #include "../support/neighborhoods.hpp"
 #include "traffic_census.hpp"
 #include "cartcoll/cartcoll.hpp"
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "util/neighborhoods.hpp"
 
 using namespace support;

@@ -1,14 +1,16 @@
-// 001's collectives by topology (<cartcoll/unified_collectives.h>) against the reference model.
+// The unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) collectives by topology
+// (<cartcoll/unified_collectives.h>) against the reference model.
 //
 // On graph communicators the oracle is the graph reference model over the communicator's own graph
-// (random: repeated and self edges, isolated processes, asymmetric degrees). On communicators without
-// a topology (and Cartesian ones, which in 001 carry none) the collectives are MPI's; their oracle is
-// the same reference model over the complete graph in rank order (self edges included), which is
-// 001's in-the-limit principle: there the graph semantics are MPI's. Scan and exscan are the
-// reductions over the prefix graphs (sources 0..r and 0..r-1). Data depends on the sending rank, the
-// block and the element; blocks of the v and w forms sit apart with gaps that must stay untouched.
-// Every form; requests completed in rank-dependent orders; a predefined and a non-commutative user
-// operation; MPI_IN_PLACE where MPI allows it.
+// (random: repeated and self edges, isolated processes, asymmetric degrees). On communicators
+// without a topology (and Cartesian ones, which in the unified-interfaces paper carry none) the
+// collectives are MPI's; their oracle is the same reference model over the complete graph in rank
+// order (self edges included), which is the unified-interfaces paper's in-the-limit principle:
+// there the graph semantics are MPI's. Scan and exscan are the reductions over the prefix graphs
+// (sources 0..r and 0..r-1). Data depends on the sending rank, the block and the element; blocks of
+// the v and w forms sit apart with gaps that must stay untouched. Every form; requests completed in
+// rank-dependent orders; a predefined and a non-commutative user operation; MPI_IN_PLACE where MPI
+// allows it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -31,7 +33,7 @@
 #include "../support/orders_and_leaks.hpp"
 #include "../support/watchdog.hpp"
 #include "cartcoll/neighbor.h"
-#include "cartcoll/reference.hpp"
+#include "core/reference.hpp"
 #include "cartcoll/unified_collectives.h"
 #include "cartcoll/unified_collectives.hpp"
 #include "unified/dispatch.hpp"

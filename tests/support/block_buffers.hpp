@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "cartcoll/reference.hpp"
+#include "core/reference.hpp"
 
 namespace support {
 

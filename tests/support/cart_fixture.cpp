@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "util/neighborhoods.hpp"
 
 namespace support {

@@ -1,7 +1,8 @@
-// For MPI programs that are not GoogleTest tests (001's examples in --check mode): at MPI_Finalize,
-// every communicator, struct datatype and persistent request the PMPI census counts must be gone;
-// otherwise the program aborts with the census's list. Linked as an object, so that it (and through
-// census::leaks the census's wrappers) always comes before the MPI library.
+// For MPI programs that are not GoogleTest tests (the unified-interfaces paper's (Träff, Hunold,
+// Mercier and Holmes) examples in --check mode): at MPI_Finalize, every communicator, struct
+// datatype and persistent request the PMPI census counts must be gone; otherwise the program aborts
+// with the census's list. Linked as an object, so that it (and through census::leaks the census's
+// wrappers) always comes before the MPI library.
 #include <mpi.h>
 
 #include <cstdio>

@@ -4,7 +4,7 @@
 
 #include <algorithm>
 
-#include "cartcoll/reference.hpp"
+#include "core/reference.hpp"
 
 namespace support {
 
@@ -97,7 +97,8 @@ int ExchangeCase::call(Form form, MPI_Comm cart, MPI_Info info, Cart_request* re
 
 int ExchangeCase::init_iso(MPI_Comm iso, Iso_request* request) {
   const auto [sbuf, rbuf, scount, rcount, stype, rtype, sc, sd, rc, rd, sbd, rbd, st, rt] = arguments();
-  // 002's v forms take MPI_Aint displacements, still in extents.
+  // The isomorphic-collectives paper's (Träff, Carpen-Amarie, Hunold and Rougier) v forms take
+  // MPI_Aint displacements, still in extents.
   const std::vector<MPI_Aint> wide_sd(sd, sd + send_->blocks().size()), wide_rd(rd, rd + recv_->blocks().size());
   switch (op_) {
     case Op::allgather: return Iso_neighbor_allgather_init(sbuf, scount, stype, rbuf, rcount, rtype, iso, request);

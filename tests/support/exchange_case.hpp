@@ -26,7 +26,8 @@ class ExchangeCase : public CaseBuffers {
   void prepare(int generation);
   // Calls the collective; for Form::persistent this is the init call (start with Cart_start).
   int call(Form form, MPI_Comm cartcomm, MPI_Info info, Cart_request* request);
-  // The same collective's 002 init call (<cartcoll/iso.h>) on an isocomm; start with Iso_start.
+  // The same collective's init call of the isomorphic-collectives paper by Träff, Carpen-Amarie,
+  // Hunold and Rougier (<cartcoll/iso.h>) on an isocomm; start with Iso_start.
   int init_iso(MPI_Comm isocomm, Iso_request* request);
   std::string describe() const;
 

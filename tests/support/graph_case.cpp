@@ -6,7 +6,7 @@
 
 #include "cartcoll/cartcoll.h"
 #include "cartcoll/neighbor.h"
-#include "cartcoll/reference.hpp"
+#include "core/reference.hpp"
 
 namespace support {
 

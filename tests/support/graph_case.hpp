@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "block_buffers.hpp"
-#include "cartcoll/graph.hpp"
+#include "core/graph.hpp"
 #include "api_table.hpp"
 
 namespace support {
@@ -26,8 +26,9 @@ cartcoll::Graph gather_topology(MPI_Comm comm);
 // (Cart_neighbor_get), not the MPI Cartesian topology it also carries.
 cartcoll::Graph gather_cart_neighborhood(MPI_Comm cartcomm);
 
-// How block sizes vary: per edge (MPI's freedom), per block index only (000's contract, which
-// communicators made by Cart_neighborhood_create hold their users to), or not at all (the assertion
+// How block sizes vary: per edge (MPI's freedom), per block index only (Träff and Hunold's
+// (Cartesian Collective Communication) contract, which communicators made by
+// Cart_neighborhood_create hold their users to), or not at all (the assertion
 // cartcoll_assert_uniform_blocks: one signature for every block of every call).
 enum class Sizes { per_edge, per_index, uniform };
 

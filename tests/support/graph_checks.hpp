@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "api_table.hpp"
-#include "cartcoll/graph.hpp"
+#include "core/graph.hpp"
 #include "graph_case.hpp"
 
 namespace support {

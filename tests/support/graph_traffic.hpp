@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "cartcoll/graph.hpp"
+#include "core/graph.hpp"
 #include "graph_case.hpp"
 #include "traffic_census.hpp"
 

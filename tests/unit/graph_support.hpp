@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "../graph_cases.hpp"
-#include "cartcoll/graph.hpp"
+#include "core/graph.hpp"
 #include "test_support.hpp"
 
 namespace cartcoll::test {

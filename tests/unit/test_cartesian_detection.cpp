@@ -1,4 +1,4 @@
-// Cartesian detection without MPI (cartcoll/cartesian_detection.hpp): relative offsets, the agreed
+// Cartesian detection without MPI (core/cartesian_detection.hpp): relative offsets, the agreed
 // offset list, the per-process match; and the proof that matters: on every detected graph, every
 // Cartesian planner's schedule, renumbered to the graph's blocks, delivers what the graph reference
 // model says MPI 4.1 prescribes (k-th occurrence matching), in the simulator. The collective steps
@@ -10,11 +10,11 @@
 #include <random>
 #include <vector>
 
-#include "cartcoll/cartesian_detection.hpp"
+#include "core/cartesian_detection.hpp"
 #include "cartcoll/error.hpp"
-#include "cartcoll/graph.hpp"
-#include "cartcoll/plan.hpp"
-#include "cartcoll/reference.hpp"
+#include "core/graph.hpp"
+#include "core/plan.hpp"
+#include "core/reference.hpp"
 #include "test_support.hpp"
 #include "util/neighborhoods.hpp"
 

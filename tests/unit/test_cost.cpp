@@ -1,7 +1,7 @@
 // The cost model behind `auto`: figures of schedules, predicted times, and the choice they imply.
 #include <gtest/gtest.h>
 
-#include "cartcoll/cost.hpp"
+#include "core/cost.hpp"
 #include "util/neighborhoods.hpp"
 
 namespace cartcoll {
@@ -52,7 +52,7 @@ TEST(Cost, FiguresOfTheMooreNeighborhood) {
   int volume = 0;
   for (int sends : combined.sends_of_send_block) volume += sends;
   for (int sends : combined.sends_of_recv_block) volume += sends;  // forwarded from temp or receive blocks
-  EXPECT_EQ(volume, 54);  // 000 Table 1, d = 3, n = 3
+  EXPECT_EQ(volume, 54);  // Träff and Hunold's Cartesian Collective Communication, Table 1, d = 3, n = 3
   // Each block leaves the send buffer once; its later moves start from temp or receive blocks.
   for (int sends : combined.sends_of_send_block) EXPECT_EQ(sends, 1);
 }
@@ -62,12 +62,13 @@ TEST(Cost, MessageBoundCallsCombineAndBandwidthBoundCallsDoNot) {
   const Offsets offsets = moore(3);
   EXPECT_EQ(choice(offsets, Collective::alltoall, network, 4), combining);
   EXPECT_EQ(choice(offsets, Collective::alltoall, network, 1 << 20), trivial);
-  // Allgather volume equals t (000 section 3.2): combining never sends more, so it always wins.
+  // Allgather volume equals t (Träff and Hunold, section 3.2): combining never sends more, so it
+  // always wins.
   EXPECT_EQ(choice(offsets, Collective::allgather, network, 1 << 20), combining);
 }
 
-// With only a per-message cost o and a per-byte cost b, the model is 000's (o playing the role of
-// its per-round latency): combining wins exactly while m < o/b (t - C)/(V - t).
+// With only a per-message cost o and a per-byte cost b, the model is Träff and Hunold's (o playing
+// the role of its per-round latency): combining wins exactly while m < o/b (t - C)/(V - t).
 TEST(Cost, AgreesWithThePapersCutOff) {
   const Offsets offsets = moore(2);  // t = 8, C = 4, V = 12: cut-off ratio (8 - 4) / (12 - 8) = 1
   const CostModel model{0, 1e-6, 1e-9};  // o / b = 1000 bytes

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "cartcoll/graph.hpp"
+#include "core/graph.hpp"
 #include "graph_support.hpp"
 #include "test_support.hpp"
 

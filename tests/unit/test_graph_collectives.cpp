@@ -1,6 +1,7 @@
-// 001's rooted and reduction collectives on distributed graphs, without MPI: the reference model on a
-// worked example (repeated edges, self edges, a non-commutative operation), and the planners of
-// graph_collectives.hpp proved by the simulator against it on random graphs, MPI_IN_PLACE included.
+// The unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) rooted and reduction
+// collectives on distributed graphs, without MPI: the reference model on a worked example (repeated
+// edges, self edges, a non-commutative operation), and the planners of graph_collectives.hpp proved
+// by the simulator against it on random graphs, MPI_IN_PLACE included.
 #include <gtest/gtest.h>
 
 #include <functional>
@@ -9,8 +10,8 @@
 #include <vector>
 
 #include "../graph_cases.hpp"
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_collectives.hpp"
+#include "core/graph.hpp"
+#include "core/graph_collectives.hpp"
 #include "test_support.hpp"
 
 namespace cartcoll {

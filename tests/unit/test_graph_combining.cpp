@@ -1,7 +1,8 @@
-// graph-combining (003) without MPI: the set-up over the simulated transport (pattern extraction and
-// friend matching), and the whole pipeline set-up -> schedules -> simulator checked against the
-// reference model, on random graphs with repeated edges, self edges, isolated processes and absent
-// neighbors, on Erdős–Rényi graphs and on Moore and von Neumann neighborhoods given as plain graphs.
+// graph-combining (Mirsadeghi et al.'s Exploiting Common Neighborhoods) without MPI: the set-up
+// over the simulated transport (pattern extraction and friend matching), and the whole pipeline
+// set-up -> schedules -> simulator checked against the reference model, on random graphs with
+// repeated edges, self edges, isolated processes and absent neighbors, on Erdős–Rényi graphs and on
+// Moore and von Neumann neighborhoods given as plain graphs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -10,9 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_combining.hpp"
-#include "cartcoll/replay.hpp"
+#include "core/graph.hpp"
+#include "core/graph_combining.hpp"
+#include "core/replay.hpp"
 #include "graph/combining_setup.hpp"
 #include "graph/lockstep.hpp"
 #include "graph/simulated_transport.hpp"
@@ -502,9 +503,9 @@ TEST(GraphCombiningPlanner, DirectEdgesGoWithTheCombinedMessages) {
 
 // With a budget of P phases every delivery, direct or combined, goes in phase P - 1, and the phases
 // before hold the friend exchanges alone: on this graph one round of cumulative combining (P = 4)
-// then takes less time than 003's two phases, replayed with a send overhead. Delivering each
-// combined message in the phase its bundle completes made 4 phases the slower (27.0 against
-// 25.0 µs in SMPI, docs/simulation.md).
+// then takes less time than Mirsadeghi et al.'s two phases, replayed with a send overhead.
+// Delivering each combined message in the phase its bundle completes made 4 phases the slower (27.0
+// against 25.0 µs in SMPI, docs/simulation.md).
 TEST(GraphCombiningPlanner, CumulativeSchedulesDeliverInTheLastPhase) {
   const Graph graph = graph_of(graphs::erdos_renyi(128, 0.4, 1));
   auto call = [&](int budget) {

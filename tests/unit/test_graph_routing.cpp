@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_routing.hpp"
+#include "core/graph.hpp"
+#include "core/graph_routing.hpp"
 #include "graph_support.hpp"
 #include "test_support.hpp"
 #include "throws.hpp"

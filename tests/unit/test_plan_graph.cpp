@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "cartcoll/graph.hpp"
+#include "core/graph.hpp"
 #include "graph_figures.hpp"
 #include "util/graphs.hpp"
 
@@ -62,8 +62,9 @@ TEST(GraphGenerators, ErdosRenyiHasAboutTheDensityAsked) {
   for (const auto& [from, to] : graphs::erdos_renyi(30, 0.5, 2).edges) EXPECT_NE(from, to);
 }
 
-// 003's Moore and von Neumann neighborhoods as plain graphs: 3^D - 1 and 2D distinct neighbors at
-// radius 1 on a torus large enough; on a short dimension offsets wrap onto repeated (or self) edges.
+// Mirsadeghi et al.'s (Exploiting Common Neighborhoods) Moore and von Neumann neighborhoods as
+// plain graphs: 3^D - 1 and 2D distinct neighbors at radius 1 on a torus large enough; on a short
+// dimension offsets wrap onto repeated (or self) edges.
 TEST(GraphGenerators, MooreAndVonNeumannGraphs) {
   for (const auto& [graph, degree] : {std::pair{graphs::stencil_graph(64, 2, 1, true), 8u},
                                       std::pair{graphs::stencil_graph(64, 3, 1, true), 26u},

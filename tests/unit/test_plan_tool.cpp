@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "cartcoll/topology.hpp"
 #include "cartcoll/version.h"
 #include "plan_figures.hpp"
@@ -20,7 +20,8 @@ namespace {
 using plan_tool::compute_figures;
 using plan_tool::PlanFigures;
 
-// 000 Table 1, columns d = 2..5 by n = 3, 4, 5 (f = -1, zero vector dropped).
+// Träff and Hunold's Cartesian Collective Communication, Table 1, columns d = 2..5 by n = 3, 4, 5
+// (f = -1, zero vector dropped).
 struct Table1Column {
   int d, n;
   int t, c, allgather_v, alltoall_v;
@@ -65,13 +66,14 @@ TEST_P(PlanToolTable1, ReproducesTheRoundsAndVolumes) {
   EXPECT_EQ(combining->alltoall->phases, col.d);
   EXPECT_EQ(combining->allgather->phases, col.d);
 
-  // Alltoall V = sum_j j (n-1)^j binom(d, j); allgather V = t, with 000's order as with the best.
+  // Alltoall V = sum_j j (n-1)^j binom(d, j); allgather V = t, with Träff and Hunold's order as
+  // with the best.
   EXPECT_EQ(combining->alltoall->volume, col.alltoall_v);
   EXPECT_EQ(combining->allgather->volume, col.allgather_v);
-  EXPECT_EQ(f.tree_volume_000_order, col.allgather_v);
+  EXPECT_EQ(f.tree_volume_distinct_order, col.allgather_v);
   EXPECT_EQ(f.tree_volume_best_order, col.allgather_v);
 
-  // The tool's cut-off is 000's formula with the table's t, C and V.
+  // The tool's cut-off is Träff and Hunold's formula with the table's t, C and V.
   ASSERT_TRUE(f.cutoff_ratio.has_value());
   EXPECT_DOUBLE_EQ(*f.cutoff_ratio, double(col.t - col.c) / double(col.alltoall_v - col.t));
 }
@@ -97,7 +99,7 @@ TEST_P(PlanToolTable1, PaperCutoffRowCountsTheZeroVector) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(Paper000, PlanToolTable1, ::testing::ValuesIn(table1),
+INSTANTIATE_TEST_SUITE_P(TraffHunold, PlanToolTable1, ::testing::ValuesIn(table1),
                          [](const ::testing::TestParamInfo<Table1Column>& column) {
                            return "d" + std::to_string(column.param.d) + "n" + std::to_string(column.param.n);
                          });
@@ -122,19 +124,21 @@ TEST(PlanToolCutoff, NoCutoffWhereCombiningSendsNoMoreBlocks) {
 }
 
 TEST(PlanToolFigures, AllgatherOrderMatters) {
-  // 000 Figure 2's neighborhood: 000's order (increasing distinct coordinates) visits dimension 0 last.
+  // The neighborhood of Träff and Hunold's Figure 2: their order (increasing distinct coordinates)
+  // visits dimension 0 last.
   const PlanFigures figure2 = figures_for(3, {-2, 1, 1, -1, 1, 1, 1, 1, 1, 2, 1, 1});
-  EXPECT_EQ(figure2.order_000, (std::vector<int>{1, 2, 0}));
-  EXPECT_EQ(figure2.tree_volume_000_order, 6);
+  EXPECT_EQ(figure2.distinct_order, (std::vector<int>{1, 2, 0}));
+  EXPECT_EQ(figure2.tree_volume_distinct_order, 6);
   EXPECT_EQ(figure2.tree_volume_best_order, 6);
   // Alltoall sends each block once per non-zero coordinate: 4 x 3.
   EXPECT_EQ(figure2.find("combining")->alltoall->volume, 12);
-  // Where 000's order is not the best: {(0,-1), (0,2), (1,-1)}. 000's order {0, 1} (both dimensions
-  // have two distinct coordinates) splits 0|1 first and then -1|2 and -1: 4 edges; {1, 0} splits
+  // Where Träff and Hunold's order is not the best: {(0,-1), (0,2), (1,-1)}. Träff and Hunold's
+  // order {0, 1} (both dimensions have two distinct coordinates) splits 0|1 first and then -1|2 and
+  // -1: 4 edges; {1, 0} splits
   // -1|2 first and then 0|1: 3 edges. The combining allgather uses the better one.
   const PlanFigures f = figures_for(2, {0, -1, 0, 2, 1, -1});
-  EXPECT_EQ(f.order_000, (std::vector<int>{0, 1}));
-  EXPECT_EQ(f.tree_volume_000_order, 4);
+  EXPECT_EQ(f.distinct_order, (std::vector<int>{0, 1}));
+  EXPECT_EQ(f.tree_volume_distinct_order, 4);
   EXPECT_EQ(f.order_best, (std::vector<int>{1, 0}));
   EXPECT_EQ(f.tree_volume_best_order, 3);
   EXPECT_EQ(f.find("combining")->allgather->volume, 3);

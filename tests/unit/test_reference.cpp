@@ -6,7 +6,7 @@
 #include <initializer_list>
 #include <vector>
 
-#include "cartcoll/reference.hpp"
+#include "core/reference.hpp"
 #include "test_support.hpp"
 
 namespace cartcoll {

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "cartcoll/error.hpp"
-#include "cartcoll/replay.hpp"
+#include "core/replay.hpp"
 #include "throws.hpp"
 
 namespace cartcoll {

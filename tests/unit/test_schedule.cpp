@@ -8,7 +8,7 @@
 #include <tuple>
 #include <vector>
 
-#include "cartcoll/cost.hpp"
+#include "core/cost.hpp"
 #include "test_support.hpp"
 
 namespace cartcoll {
@@ -154,8 +154,9 @@ int rank_at(const Grid& grid, const std::vector<int>& coords, std::span<const in
   return static_cast<int>(rank);
 }
 
-// 000's definition, block by block: block i goes to R + offset i as its own message unless that is R
-// (a copy) or off the mesh (nothing); receive block i comes from R - offset i likewise.
+// Träff and Hunold's (Cartesian Collective Communication) definition, block by block: block i goes
+// to R + offset i as its own message unless that is R (a copy) or off the mesh (nothing); receive
+// block i comes from R - offset i likewise.
 TEST(TrivialMetrics, RandomNeighborhoods) {
   int copies_seen = 0, absent_seen = 0;
   for (int seed = 0; seed < 120; ++seed) {

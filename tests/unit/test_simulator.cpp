@@ -1,6 +1,7 @@
 // (a) The planners (trivial, combining, torus), proved by the simulator against the reference model on
 //     the paper's Table 1 neighborhoods, seeded random neighborhoods, varying block sizes and grids of
-//     4096 processes; the torus planner's figures (002 section 3.1).
+//     4096 processes; the torus planner's figures (the isomorphic-collectives paper by Träff,
+//     Carpen-Amarie, Hunold and Rougier, section 3.1).
 // (b) The simulator rejects broken schedules.
 #include <gtest/gtest.h>
 
@@ -332,9 +333,10 @@ INSTANTIATE_TEST_SUITE_P(Processes4096, LargeGrid,
                          large_name);
 
 // ---------------------------------------------------------------------------------------------------
-// The torus planner's figures (002 section 3.1) where no offset wraps: every process sends one message
-// in each of D = sum_k (max positive c_k + max |negative c_k|) phases; alltoall volume sum_i ||N_i||_1,
-// allgather volume the prefix trie's sum of |c| over its edges.
+// The torus planner's figures (the isomorphic-collectives paper, section 3.1) where no offset
+// wraps: every process sends one message in each of D = sum_k (max positive c_k + max |negative
+// c_k|) phases; alltoall volume sum_i ||N_i||_1, allgather volume the prefix trie's sum of |c| over
+// its edges.
 
 // The box [lo_k, hi_k] in each dimension k, minus the zero vector, in lexicographic order.
 Offsets box(const std::vector<std::pair<int, int>>& ranges) {
@@ -369,9 +371,9 @@ struct TorusFiguresCase {
 };
 
 // Moore radius r: D = 3 * 2r, V = 3 * (2r+1)^2 * r(r+1); the trie visits {-r..r} at 1, 2r+1 and
-// (2r+1)^2 nodes: W = (1 + (2r+1) + (2r+1)^2) * r(r+1). The octant [0,3]x[0,2]x[0,1]: D = 3+2+1,
-// V = 6*6 + 8*3 + 12*1; every order gives 23 non-zero edges, so the trie keeps 000's order (z, y,
-// x): W = 1 + 2*3 + 6*6.
+// (2r+1)^2 nodes: W = (1 + (2r+1) + (2r+1)^2) * r(r+1). The octant [0,3]x[0,2]x[0,1]: D = 3+2+1, V
+// = 6*6 + 8*3 + 12*1; every order gives 23 non-zero edges, so the trie keeps Träff and Hunold's
+// (Cartesian Collective Communication) order (z, y, x): W = 1 + 2*3 + 6*6.
 const TorusFiguresCase torus_figures_cases[] = {
     {"Moore r=1", {{-1, 1}, {-1, 1}, {-1, 1}}, 6, 54, 26, true},
     {"Moore r=2", {{-2, 2}, {-2, 2}, {-2, 2}}, 12, 450, 186, true},

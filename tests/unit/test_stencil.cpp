@@ -1,6 +1,7 @@
-// The neighborhood generators (001 Listing 6): the papers' stencils by count and by list, every small
-// shape against the box filtered by its norm (src/util/neighborhoods.hpp: a different walk), the
-// order, the shadow, sizes far beyond what can be listed, and bad shapes.
+// The neighborhood generators (the unified-interfaces paper by Träff, Hunold, Mercier and Holmes,
+// Listing 6): the papers' stencils by count and by list, every small shape against the box filtered
+// by its norm (src/util/neighborhoods.hpp: a different walk), the order, the shadow, sizes far
+// beyond what can be listed, and bad shapes.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -44,7 +45,7 @@ TEST(Stencil, ThePapersStencilsHaveTheirSizes) {
   EXPECT_EQ(size(3, manhattan, 0, 1), 7);    // 7-point, D3Q7
   EXPECT_EQ(size(3, manhattan, 1, 1), 6);
   EXPECT_EQ(size(2, chebyshev, 0, 1), 9);    // D2Q9
-  EXPECT_EQ(size(2, chebyshev, 1, 1), 8);    // Moore, Game of Life (001 Listing 7)
+  EXPECT_EQ(size(2, chebyshev, 1, 1), 8);    // Moore, Game of Life (the unified-interfaces paper, Listing 7)
   EXPECT_EQ(size(3, chebyshev, 0, 1), 27);   // D3Q27
   EXPECT_EQ(size(2, chebyshev, 0, 2), 25);   // Moore of depth 2
   EXPECT_EQ(size(2, chebyshev, 1, 2), 24);

@@ -15,10 +15,10 @@
 
 #include "../describe.hpp"
 #include "cartcoll/error.hpp"
-#include "cartcoll/plan.hpp"
-#include "cartcoll/reference.hpp"
-#include "cartcoll/schedule.hpp"
-#include "cartcoll/simulator.hpp"
+#include "core/plan.hpp"
+#include "core/reference.hpp"
+#include "core/schedule.hpp"
+#include "core/simulator.hpp"
 #include "cartcoll/topology.hpp"
 #include "util/neighborhoods.hpp"
 

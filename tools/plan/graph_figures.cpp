@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 #include "graph_proof.hpp"
 
 namespace cartcoll::plan_tool {

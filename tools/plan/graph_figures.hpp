@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-#include "cartcoll/cost.hpp"
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_combining.hpp"
-#include "cartcoll/graph_routing.hpp"
-#include "cartcoll/replay.hpp"
+#include "core/cost.hpp"
+#include "core/graph.hpp"
+#include "core/graph_combining.hpp"
+#include "core/graph_routing.hpp"
+#include "core/replay.hpp"
 #include "plan_figures.hpp"
 
 namespace cartcoll::plan_tool {

@@ -1,13 +1,14 @@
 #include "graph_proof.hpp"
 
-#include "cartcoll/reference.hpp"
-#include "cartcoll/simulator.hpp"
+#include "core/reference.hpp"
+#include "core/simulator.hpp"
 
 namespace cartcoll::plan_tool {
 
 namespace {
 
-constexpr std::size_t block_bytes = 4;  // one int, as 003's figures
+// One int, as in the figures of Mirsadeghi et al.'s Exploiting Common Neighborhoods.
+constexpr std::size_t block_bytes = 4;
 
 std::byte content(int rank, std::size_t block, std::size_t j, std::uint64_t salt) {
   std::uint64_t x = salt ^ (static_cast<std::uint64_t>(rank) << 40) ^ (block << 8) ^ j;

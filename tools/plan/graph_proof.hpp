@@ -3,8 +3,8 @@
 // one size whose bytes depend on sender, block and position, compared with the reference model.
 #include <span>
 
-#include "cartcoll/graph.hpp"
-#include "cartcoll/schedule.hpp"
+#include "core/graph.hpp"
+#include "core/schedule.hpp"
 
 namespace cartcoll::plan_tool {
 

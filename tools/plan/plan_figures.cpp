@@ -10,8 +10,8 @@
 
 #include "allgather_tree.hpp"
 #include "cartcoll/error.hpp"
-#include "cartcoll/plan.hpp"
-#include "cartcoll/schedule.hpp"
+#include "core/plan.hpp"
+#include "core/schedule.hpp"
 #include "util/cli.hpp"
 
 namespace cartcoll::plan_tool {
@@ -81,9 +81,11 @@ std::string json_collective(const PlanFigures& figures, bool alltoall) {
     }
     out.append("{").append(json_figures(*f));
     if (!alltoall && algorithm.name == "combining") {
-      out += ",\"volume_000_order\":" + std::to_string(figures.tree_volume_000_order) +
+      // The keys' "000" names Träff and Hunold's Cartesian Collective Communication, whose dimension
+      // order this is: scripts and docs/plan-tool.md read the keys, so they keep the name.
+      out += ",\"volume_000_order\":" + std::to_string(figures.tree_volume_distinct_order) +
              ",\"volume_best_order\":" + std::to_string(figures.tree_volume_best_order) + ",\"order_000\":[" +
-             int_list(figures.order_000, ",") + "],\"order_best\":[" + int_list(figures.order_best, ",") + "]";
+             int_list(figures.distinct_order, ",") + "],\"order_best\":[" + int_list(figures.order_best, ",") + "]";
     }
     out += "}";
   }
@@ -124,9 +126,9 @@ PlanFigures compute_figures(const Offsets& offsets) {
     figures.algorithms.push_back(std::move(entry));
   }
 
-  figures.order_000 = detail::order_by_distinct_coordinates(offsets);
+  figures.distinct_order = detail::order_by_distinct_coordinates(offsets);
   figures.order_best = detail::best_allgather_order(offsets);
-  figures.tree_volume_000_order = detail::build_allgather_tree(offsets, figures.order_000).volume();
+  figures.tree_volume_distinct_order = detail::build_allgather_tree(offsets, figures.distinct_order).volume();
   figures.tree_volume_best_order = detail::build_allgather_tree(offsets, figures.order_best).volume();
 
   const AlgorithmFigures* trivial = figures.find("trivial");
@@ -177,8 +179,8 @@ std::string to_table(const PlanFigures& figures) {
       out << line;
     }
   }
-  out << "\nallgather tree volume: " << figures.tree_volume_000_order << " with Träff and Hunold's order ("
-      << int_list(figures.order_000, ",") << "), " << figures.tree_volume_best_order << " with the best order ("
+  out << "\nallgather tree volume: " << figures.tree_volume_distinct_order << " with Träff and Hunold's order ("
+      << int_list(figures.distinct_order, ",") << "), " << figures.tree_volume_best_order << " with the best order ("
       << int_list(figures.order_best, ",") << ", used by the combining plan)\n";
   if (!figures.cutoff_ratio)
     out << "alltoall cut-off ratio: none (combining sends no more blocks than trivial; the rounds alone decide)\n";

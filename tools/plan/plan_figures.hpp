@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "cartcoll/graph_combining.hpp"
-#include "cartcoll/replay.hpp"
+#include "core/graph_combining.hpp"
+#include "core/replay.hpp"
 #include "cartcoll/topology.hpp"
 #include "util/graphs.hpp"
 
@@ -37,15 +37,17 @@ struct PlanFigures {
   std::vector<int> coords;     // the process planned for (the middle one)
   // Every registered planner, in registry order.
   std::vector<AlgorithmFigures> algorithms;
-  // Allgather tree volume (blocks sent) with 000's dimension order (increasing number of distinct
-  // coordinates) and with the best order (every order for d <= 6), which the combining plan uses.
-  int tree_volume_000_order = 0;
+  // Allgather tree volume (blocks sent) with Träff and Hunold's (Cartesian Collective
+  // Communication) dimension order (increasing number of distinct coordinates) and with the best
+  // order (every order for d <= 6), which the combining plan uses.
+  int tree_volume_distinct_order = 0;
   int tree_volume_best_order = 0;
-  std::vector<int> order_000;
+  std::vector<int> distinct_order;
   std::vector<int> order_best;
   // (T - C) / (V - T): T = trivial alltoall messages (its volume for V - T), C and V the combining
-  // alltoall messages and volume (000 section 3.1); equals (t - C) / (V - t) when the zero vector
-  // is absent. Empty where V <= T: combining then never sends more blocks, so there is no cut-off.
+  // alltoall messages and volume (Träff and Hunold, section 3.1); equals (t - C) / (V - t) when the
+  // zero vector is absent. Empty where V <= T: combining then never sends more blocks, so there is
+  // no cut-off.
   std::optional<double> cutoff_ratio;
 
   const AlgorithmFigures* find(const std::string& name) const;

@@ -6,14 +6,11 @@
 #include <span>
 #include <vector>
 
+#include "cartcoll/collective.hpp"
 #include "cartcoll/export.h"
 
 namespace cartcoll {
 
-// Which collective family a schedule serves: alltoall sends send block j to destination j;
-// allgather sends the one send block (index 0) to every destination. Both receive block i from
-// source i.
-enum class Collective : std::uint8_t { alltoall, allgather };
 
 // The three places a block can live: the caller's send and receive buffers, and the temporary blocks
 // the schedule declares (Schedule::temps).
@@ -26,8 +23,10 @@ struct BlockRef {
 };
 
 // A temporary block, allocated by the executor for one execution: it has the count and datatype of
-// the call's send block or receive block `index` (`like` is Buffer::send or Buffer::recv), so that a
-// forwarded block keeps its type signature (000 section 3.1, 002 Algorithm 1).
+// the call's send block or receive block `index` (`like` is Buffer::send or Buffer::recv), so that
+// a forwarded block keeps its type signature (Träff and Hunold's Cartesian Collective
+// Communication, section 3.1, the isomorphic-collectives paper by Träff, Carpen-Amarie, Hunold and
+// Rougier, Algorithm 1).
 struct TempBlock {
   Buffer like;
   int index;

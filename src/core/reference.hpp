@@ -6,8 +6,8 @@
 #include <vector>
 
 #include "cartcoll/export.h"
-#include "cartcoll/graph.hpp"
-#include "cartcoll/schedule.hpp"
+#include "core/graph.hpp"
+#include "core/schedule.hpp"
 #include "cartcoll/topology.hpp"
 
 namespace cartcoll::reference {
@@ -31,10 +31,11 @@ CARTCOLL_API Blocks exchange(const Graph& graph, Collective collective, const Bl
 // A reduction operation on packed blocks, applied as MPI_Reduce_local applies one: inout = in op inout.
 using ReduceOp = std::function<void(const Bytes& in, Bytes& inout)>;
 
-// 001 section 2: the collectives a distributed graph gives a meaning to, rooted ones in the root's
-// neighborhood. Each takes every rank's buffers before the call and returns them after it; a rank the
-// definition does not involve keeps its buffers. Every edge carries one block, a repeated edge too.
-// The graph must be consistent; no_process neighbors are no edge.
+// The unified-interfaces paper by Träff, Hunold, Mercier and Holmes, section 2: the collectives a
+// distributed graph gives a meaning to, rooted ones in the root's neighborhood. Each takes every
+// rank's buffers before the call and returns them after it; a rank the definition does not involve
+// keeps its buffers. Every edge carries one block, a repeated edge too. The graph must be
+// consistent; no_process neighbors are no edge.
 
 // bcast: every process Q with an edge root -> Q gets the root's buffer (the same bytes on each edge).
 CARTCOLL_API std::vector<Bytes> bcast(const Graph& graph, int root, std::vector<Bytes> buffers);

@@ -1,11 +1,13 @@
 #pragma once
-// Cartesian detection (000 section 2.2, 001 section 3.2), its MPI-free part: a distributed graph
-// read as relative offsets on a grid whose row-major numbering is the communicator's ranks; the
-// offset list the processes agree on (a count per vector of a small box, maximized over the
-// processes); and whether one process's neighbors are exactly that Cartesian neighborhood, with
-// the block numbering between the graph's lists and the neighborhood's slots. The collective
-// steps are src/comm/cartesian_detection.cpp; docs/neighbor.md ("Cartesian detection") proves
-// that the renumbered Cartesian schedule delivers what MPI 4.1 prescribes for the graph.
+// Cartesian detection (Träff and Hunold's Cartesian Collective Communication, section 2.2, the
+// unified-interfaces paper by Träff, Hunold, Mercier and Holmes, section 3.2), its MPI-free part: a
+// distributed graph read as relative offsets on a grid whose row-major numbering is the
+// communicator's ranks; the offset list the processes agree on (a count per vector of a small box,
+// maximized over the processes); and whether one process's neighbors are exactly that Cartesian
+// neighborhood, with the block numbering between the graph's lists and the neighborhood's slots.
+// The collective steps are src/comm/cartesian_detection.cpp; docs/neighbor.md ("Cartesian
+// detection") proves that the renumbered Cartesian schedule delivers what MPI 4.1 prescribes for
+// the graph.
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -50,12 +52,12 @@ CARTCOLL_API Offsets offsets_of_counts(std::span<const int> counts, int d, int r
 CARTCOLL_API bool connects_grid(const Grid& grid, const Offsets& offsets);
 
 // Whether MPI's matching forces one block size on every process in a one-count alltoall or
-// allgather over this neighborhood, as 000's contract promises and the forwarding planners need (a
-// process forwards another's block in a temp sized like its own). Connectivity is not enough: MPI
-// ties only the send counts of processes that send to a common process (each block meets that
-// process's one receive count), so the senders fall into classes, and sizes are forced equal when
-// every process sends and all are in one class. Von Neumann stencils on tori of even extent have
-// two (the parities); Moore stencils one. O(p t d).
+// allgather over this neighborhood, as Träff and Hunold's contract promises and the forwarding
+// planners need (a process forwards another's block in a temp sized like its own). Connectivity is
+// not enough: MPI ties only the send counts of processes that send to a common process (each block
+// meets that process's one receive count), so the senders fall into classes, and sizes are forced
+// equal when every process sends and all are in one class. Von Neumann stencils on tori of even
+// extent have two (the parities); Moore stencils one. O(p t d).
 CARTCOLL_API bool block_sizes_forced_equal(const Grid& grid, const Offsets& offsets);
 
 // Whether a planner may hand blocks on through processes that size them by their own one count

@@ -8,8 +8,8 @@
 #include <stdexcept>
 
 #include "cartcoll/export.h"
-#include "cartcoll/reference.hpp"
-#include "cartcoll/schedule.hpp"
+#include "core/reference.hpp"
+#include "core/schedule.hpp"
 
 namespace cartcoll {
 

@@ -1,11 +1,12 @@
 #pragma once
-// Routing over a virtual grid of the ranks (beyond 003; docs/graph-routing.md): the p ranks are laid
-// out on a grid of extents e0 x e1 x ... (row-major, as MPI_Cart_create numbers them), and a block
-// travels from its origin to its destination correcting one coordinate per phase, dimension 0
-// first. A process then sends at most e_k - 1 messages in phase k, whoever its neighbors are. The
-// processes a block passes through learn what they carry in a set-up of one round per dimension
-// (each forwards the (origin, destination) pairs it holds one coordinate on); the planner
-// `graph-routing` turns a process's result into its schedule.
+// Routing over a virtual grid of the ranks (beyond Mirsadeghi et al.'s Exploiting Common
+// Neighborhoods; docs/graph-routing.md): the p ranks are laid out on a grid of extents e0 x e1 x
+// ... (row-major, as MPI_Cart_create numbers them), and a block travels from its origin to its
+// destination correcting one coordinate per phase, dimension 0 first. A process then sends at most
+// e_k - 1 messages in phase k, whoever its neighbors are. The processes a block passes through
+// learn what they carry in a set-up of one round per dimension (each forwards the (origin,
+// destination) pairs it holds one coordinate on); the planner `graph-routing` turns a process's
+// result into its schedule.
 //
 // An intermediate holds blocks of processes it has no edge with, whose size MPI does not tie to its
 // own: routing needs the user's assertion that every block of every call has one type signature
@@ -14,8 +15,8 @@
 #include <vector>
 
 #include "cartcoll/export.h"
-#include "cartcoll/graph.hpp"
-#include "cartcoll/graph_combining.hpp"
+#include "core/graph.hpp"
+#include "core/graph_combining.hpp"
 
 namespace cartcoll {
 

@@ -2,22 +2,19 @@
 // Automatic algorithm selection: a linear cost model over a schedule's figures (no MPI).
 //
 // A call costs, per phase that communicates, one latency; per message, a per-message overhead; per
-// byte sent, a transfer time. 000's cut-off (message combining pays while m < a/b (t-C)/(V-t)) is
-// the special case with no per-message term and one phase per round.
+// byte sent, a transfer time. Träff and Hunold's (Cartesian Collective Communication) cut-off
+// (message combining pays while m < a/b (t-C)/(V-t)) is the special case with no per-message term
+// and one phase per round.
 #include <cstddef>
 #include <span>
 #include <vector>
 
+#include "cartcoll/cost_model.hpp"
 #include "cartcoll/export.h"
-#include "cartcoll/plan.hpp"
+#include "core/plan.hpp"
 
 namespace cartcoll {
 
-struct CostModel {
-  double latency = 5e-6;       // seconds per communication phase
-  double per_message = 1e-6;   // seconds per point-to-point message
-  double per_byte = 1e-9;      // seconds per byte sent
-};
 
 // What a schedule costs, independent of buffers: phases, messages, and how often each of the call's
 // blocks is sent (a temp block counts for the call block it is shaped like; sizes come per call).

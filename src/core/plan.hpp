@@ -8,9 +8,10 @@
 #include <span>
 #include <string_view>
 
+#include "cartcoll/algorithm.hpp"
 #include "cartcoll/export.h"
-#include "cartcoll/graph.hpp"
-#include "cartcoll/schedule.hpp"
+#include "core/graph.hpp"
+#include "core/schedule.hpp"
 #include "cartcoll/topology.hpp"
 
 namespace cartcoll {
@@ -59,30 +60,6 @@ struct PlannerEntry {
 
 // The registry, in registration order (the order is the same in every process of one build).
 CARTCOLL_API std::span<const PlannerEntry> planners();
-
-// A choice of algorithm: one registered planner, or `auto` (resolved per call by the MPI layer).
-class CARTCOLL_API Algorithm {
- public:
-  static Algorithm automatic() noexcept { return Algorithm(-1); }
-  // "auto" or a registered planner's name.
-  static std::optional<Algorithm> parse(std::string_view name);
-  // The registered planner called `name`; Error(Errc::info_value) if there is none.
-  static Algorithm named(std::string_view name);
-
-  bool is_automatic() const noexcept { return id_ < 0; }
-  // The planner; Error(Errc::arg) for `auto`, which names none.
-  const PlannerEntry& planner() const;
-  std::string_view name() const;
-  // -1 for `auto`, else the registry index: the same in every process, so it can be agreed on.
-  int id() const noexcept { return id_; }
-  static Algorithm from_id(int id);  // Error(Errc::arg) outside -1 .. planners().size() - 1
-
-  friend bool operator==(Algorithm, Algorithm) = default;
-
- private:
-  explicit Algorithm(int id) noexcept : id_(id) {}
-  int id_;
-};
 
 // Plans `algorithm` for the process `view` describes; Error(Errc::arg) for `auto` or a collective or
 // neighborhood kind the planner does not serve.

@@ -1,8 +1,9 @@
 #pragma once
-// The schedules of 001's collectives on a distributed graph (section 2), as one process plans them
-// (no MPI). Rooted collectives act in the root's neighborhood; every edge, a repeated one too,
-// carries one block; the root's own block takes part only through a self edge; reductions fold the
-// blocks of a process's sources in source order.
+// The schedules of the unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) collectives
+// on a distributed graph (section 2), as one process plans them (no MPI). Rooted collectives act in
+// the root's neighborhood; every edge, a repeated one too, carries one block; the root's own block
+// takes part only through a self edge; reductions fold the blocks of a process's sources in source
+// order.
 //
 // Between two processes every schedule here sends at most one message per call, in the order of the
 // neighbors' first occurrence, so repeated edges need no matching rule: the blocks of all edges from
@@ -19,8 +20,8 @@
 // The barrier and the neighborhood families (allgather, alltoall) are the registered planners' schedules
 // (plan.hpp); with MPI_IN_PLACE, alltoall's send blocks are its receive blocks (stage_sends_in_temps).
 #include "cartcoll/export.h"
-#include "cartcoll/graph.hpp"
-#include "cartcoll/schedule.hpp"
+#include "core/graph.hpp"
+#include "core/schedule.hpp"
 
 namespace cartcoll {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "cartcoll/export.h"
-#include "cartcoll/schedule.hpp"
+#include "core/schedule.hpp"
 
 namespace cartcoll {
 

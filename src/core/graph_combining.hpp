@@ -1,12 +1,13 @@
 #pragma once
-// Message combining on distributed graphs (003): what the set-up computes for one process, and the
-// set-up run for all processes of a graph in one process (the simulated transport), for tests and
-// cartcoll-plan. The planner `graph-combining` turns a process's pattern into its schedule; the MPI
-// layer runs the same set-up over MPI at graph creation (docs/graph-combining.md).
+// Message combining on distributed graphs (Mirsadeghi et al.'s Exploiting Common Neighborhoods):
+// what the set-up computes for one process, and the set-up run for all processes of a graph in one
+// process (the simulated transport), for tests and cartcoll-plan. The planner `graph-combining`
+// turns a process's pattern into its schedule; the MPI layer runs the same set-up over MPI at graph
+// creation (docs/graph-combining.md).
 #include <vector>
 
 #include "cartcoll/export.h"
-#include "cartcoll/graph.hpp"
+#include "core/graph.hpp"
 
 namespace cartcoll {
 
@@ -16,10 +17,10 @@ struct CombiningParameters {
   int steps = 16;           // matching steps: a process has at most one friend per step
   int candidates = 8;       // the best friends a process proposes to in one step
   int matching_rounds = 6;  // proposal rounds per step (Hoepman-style: mutual proposals pair)
-  // The most phases a schedule may have (at least 2). 2 is 003's combining: a block is forwarded
-  // at most once. More allows cumulative combining (003's future work): a carrier keeps an
-  // onloaded out-neighbor while the bundle it carries there is complete before the last phase but
-  // one, so that the bundle can be handed on in a later step.
+  // The most phases a schedule may have (at least 2). 2 is Mirsadeghi et al.'s combining: a block
+  // is forwarded at most once. More allows cumulative combining (Mirsadeghi et al.'s future work):
+  // a carrier keeps an onloaded out-neighbor while the bundle it carries there is complete before
+  // the last phase but one, so that the bundle can be handed on in a later step.
   int phases = 2;
   // node-combining on graphs: friends only on the same node (ranks with equal rank / node_size), so
   // that every handover stays within a node and only combined messages leave it; 0: friends
