@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // cartcoll-bench: times cartcoll's collectives against MPI_Neighbor_* on the same neighborhood, and
 // (--setup) the set-up costs. See --help for the options, measure.hpp for the methodology.
 #include <mpi.h>

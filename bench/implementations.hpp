@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Each implementation, bound to a workload: a callable that performs one collective call.
 #include <mpi.h>

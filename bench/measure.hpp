@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Timing methodology: barrier, time = max over ranks, warm-up, implementations taking turns in
 // batches of repetitions, Tukey's rule (outside [Q1 - 3 IQR, Q3 + 3 IQR] dropped), then median, min

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // cartcoll-plan-time: how long plan() takes for one process, MPI-free. Moore neighborhoods d = 2..5,
 // radius 1..3 (the set of Table 2 of Träff et al., Message-Combining Algorithms for Isomorphic, Sparse
 // Collective Communication), every registered planner, alltoall and allgather, on the (2r+1)^d

@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Turns cartcoll-bench CSV output into figures and markdown tables.
 
     plot.py [--out DIR] [--markdown FILE] [--results-md FILE] CSV...

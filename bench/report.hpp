@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Result rows: the table on stdout and the CSV file (appended; header written when the file is new).
 #include <cstdio>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Set-up times like the isomorphic-collectives paper by Träff, Carpen-Amarie, Hunold and Rougier,
 // Table 2: graph and Cartesian communicator creation, Cart_alltoall_init, and the repetitions after

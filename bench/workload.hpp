@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The buffers and argument arrays of one operation at one block size, shared by all implementations.
 // A process receives one block per source and sends one per destination (one block for allgather*).

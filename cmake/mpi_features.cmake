@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # What the chosen MPI offers beyond MPI-3.1's point-to-point and collectives, detected by symbol
 # (never by MPI_VERSION). Sets, for the targets that need them:
 #   CARTCOLL_MPI_IS_SMPI: the MPI is SimGrid's SMPI (its mpi.h declares smpi_execute_flops), a simulator

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # cartcoll.pc: relocatable (the prefix is found relative to the .pc file), and carrying the MPI it was
 # built with as a pkg-config dependency, so that `cc $(pkg-config --cflags --libs cartcoll)` works
 # without an MPI compiler wrapper. Open MPI and MPICH name their modules differently; where neither

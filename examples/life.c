@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Conway's Game of Life as 001 writes it (Listing 7, section 3.4), against <cartcoll/unified.h>: one
  * cell per process. The processes are named as a 2-D grid (CC_Cart_name, no new communicator); the
  * Moore neighborhood is generated (CC_Cart_neighbors, Chebyshev distance, shadow 1 and depth 1: the 8

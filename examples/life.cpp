@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // 001 Listing 7's Game of Life through cartcoll's C++ API (life.c is the same program against the C
 // interface): one cell per process; the naming (set_naming, NamedComm), the generated Moore
 // neighborhood (NamedComm::neighbors, allranks_relative), the graph (create_graph_adjacent, reordering

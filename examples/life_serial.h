@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The Game of Life on a whole board, serially: the oracle of life.c and life.cpp in --check mode, and
  * the place where both take the initial board from. C99 and C++.
  *

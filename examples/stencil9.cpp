@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A 2-D 9-point stencil halo exchange with Cart_alltoallw (000, Listing 3): rows, columns and
 // corners of a local (n+2)x(n+2) matrix move straight from and into the matrix through derived
 // datatypes. The halos are then checked against the MPI-free reference model.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* 001's 9-point stencil (Figure 1b, section 3.3) against <cartcoll/unified.h>: a Jacobi iteration on a
  * 2-D grid of processes, each owning an n x n block of a global matrix with a halo of depth 1.
  *

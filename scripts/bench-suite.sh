@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs the papers' benchmark grid (section 4 of Träff and Hunold, Cartesian Collective Communication;
 # sections 4 and 6 of Träff et al., Message-Combining Algorithms for Isomorphic, Sparse Collective
 # Communication) as far as this machine allows, for three transports (Open MPI shared memory, Open MPI over TCP loopback, MPICH), and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Packs the benchmark program (built here, for Open MPI and for MPICH) and the Debian MPI run-time it
 # needs into one directory, so that the benchmark suite runs on another x86-64 Linux machine that has
 # no compiler, no package manager or no network (a borrowed many-core node, a cluster's compute node):

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Real, unmodified MPI clients through libcartcoll_mpi (docs/transparent.md). Debian's PETSc 3.18
 # (built against Open MPI) and its own tutorial programs, with -sf_type neighbor (PetscSF over
 # MPI_Dist_graph_create_adjacent + MPI_(I)neighbor_alltoallv):

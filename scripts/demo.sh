@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The demonstration, in plain text: installs the dependencies, builds cartcoll with Open MPI, runs the
 # 9-point stencil halo exchange checked against the reference model, the benchmark suite's short
 # version (scripts/bench-suite.sh --quick: cartcoll against MPI_Neighbor_* at 27 processes, Open MPI

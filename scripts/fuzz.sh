@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Fuzzes the planners with libFuzzer: random grids (d 1..4, dims 1..5, periodic or not, p <= 64),
 # neighborhoods (t 0..12, coordinates -6..6), node sizes, alltoall/allgather and block sizes 0..4
 # bytes; and random distributed graphs (p <= 16, repeated and self edges, processes without edges,

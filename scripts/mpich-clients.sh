@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Real, unmodified MPI programs on MPICH through libcartcoll_mpi (docs/transparent.md, "MPICH's own
 # neighborhood tests"). Debian builds no neighborhood-collective client against MPICH, so the client
 # is MPICH's own test suite: the 11 programs of MPICH 4.0.2's test/mpi/coll that call neighborhood

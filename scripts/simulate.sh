@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs cartcoll-bench under SimGrid's SMPI on a simulated cluster (bench/simulation/fat-tree-1024.xml:
 # 100 Gb/s links, 0.25 us per link, full-bisection two-level fat tree of 1024 single-process nodes;
 # the graph steps on a latency-only machine of 4096 nodes it writes, 1 us a message) at 64, 512 and 1024 simulated

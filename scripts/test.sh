@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs the whole test suite: the MPI tests at 1..27 processes, built with Open MPI (shared library),
 # with MPICH (static library), and with Open MPI under AddressSanitizer/UBSan, and the MPI-free unit
 # tests in the two Open MPI configurations; then the planner fuzzer for CARTCOLL_FUZZ_SECONDS

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A grid and neighborhood in one line, for failure messages; shared by the MPI-free unit tests and
 // the MPI tests' support library.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Random distributed graphs for the unit and MPI tests (MPI-free): duplicates, self edges, isolated
 // processes, asymmetric degrees, absent (no_process) neighbors, sources in any order. Every process

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The oracle of the Cartesian naming tests (unit and MPI; MPI-free): the grid numbered by counting
 // through it as an odometer does, and positions resolved by that table, never by the library's

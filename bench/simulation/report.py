@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: BSD-3-Clause
 """Tables and figures of scripts/simulate.sh's results.csv (cartcoll-bench rows run under SMPI).
 
     report.py results.csv --out DIR [--elapsed S] [--skipped FILE] [--docs docs/simulation.md]

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Creation time of a CC_ graph communicator per algorithm on Erdős–Rényi(p, DENSITY, 1) (median of 11
 // creations, the slowest process each; rank 0 prints; bench/results/graph-routing-tcp-2cores).
 // Built by hand from the repository root:

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # simulate_box.sh OP D N IMPL SIZE PROCS OVERHEAD_US: one simulated cartcoll-bench run of the box
 # D N (first coordinate -1, zero offset included: scripts/simulate.sh's box-D-N--1) on its fat tree,
 # with scripts/simulate.sh's model flags and build (build/smpi); writes $OUT/<name>.csv and .log and

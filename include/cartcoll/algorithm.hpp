@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Algorithm: the choice of a registered planner, or `auto` (no MPI). The registry itself and the
 // planners are the library's own.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cartcoll: Cartesian (isomorphic) neighborhood collectives on top of MPI. C API.
  *
  * Every process names its neighbors by the same list of t relative offsets on a d-dimensional mesh

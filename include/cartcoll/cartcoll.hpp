@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // cartcoll's C++ API: Cartesian neighborhoods on MPI communicators and their collectives.
 #include <mpi.h>

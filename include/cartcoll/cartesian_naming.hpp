@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Cartesian naming (the unified-interfaces paper by Träff, Hunold, Mercier and Holmes, section 3)
 // as plain data (no MPI): ranks 0..size-1 named by their coordinates in a d-dimensional mesh or

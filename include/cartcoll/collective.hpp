@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The two collective families every neighborhood call belongs to (no MPI).
 #include <cstdint>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The base communicator (the unified-interfaces paper by Träff, Hunold, Mercier and Holmes, Listing
 // 1; the C function CC_Comm_base of <cartcoll/unified.h>).

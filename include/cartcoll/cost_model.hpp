@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The cost model `auto` chooses by (no MPI): what cartcoll::calibrate measures and CARTCOLL_PROFILE
 // holds. How it prices a schedule is the library's own.

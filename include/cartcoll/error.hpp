@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Errors thrown by the C++ API. MPI-free: the MPI layer maps each kind to an MPI error class.
 #include <stdexcept>

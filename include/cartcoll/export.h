@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* Marks the functions and classes that libcartcoll exports: the library is built with hidden
  * visibility, so everything without this mark stays internal to it. */
 #ifndef CARTCOLL_EXPORT_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cartcoll: the persistent isomorphic interface of the isomorphic-collectives paper (Träff,
  * Carpen-Amarie, Hunold and Rougier, "Message-Combining Algorithms for Isomorphic, Sparse Collective
  * Communication", Listings 1-3).

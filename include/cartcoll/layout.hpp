@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Where the blocks of one collective call live. Each builder mirrors the MPI argument list of one
 // neighborhood collective and checks it; `degrees` says how many blocks each side has (receive

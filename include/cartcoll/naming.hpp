@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Cartesian naming on MPI communicators (the unified-interfaces paper by Träff, Hunold, Mercier and
 // Holmes, section 3; the C functions CC_Cart_* of <cartcoll/unified.h> are a thin layer over

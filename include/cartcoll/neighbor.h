@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cartcoll: MPI 4.1's neighborhood collectives, with the same signatures under the prefix CC_, on any
  * communicator with a process topology: made by CC_Dist_graph_create(_adjacent),
  * MPI_Dist_graph_create(_adjacent), MPI_Graph_create, MPI_Cart_create or Cart_neighborhood_create.

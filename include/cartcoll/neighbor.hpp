@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // cartcoll's C++ API for MPI 4.1's neighborhood collectives on any communicator with a process
 // topology (the C functions CC_Neighbor_* of <cartcoll/neighbor.h> are a thin layer over it).

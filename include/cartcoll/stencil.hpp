@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Neighborhood generators (the unified-interfaces paper by Träff, Hunold, Mercier and Holmes,
 // Listing 6): the stencil offsets around a process, as plain data (no MPI).

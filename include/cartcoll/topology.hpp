@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The process grid and the neighborhood, as plain data (no MPI).
 #include <cstddef>

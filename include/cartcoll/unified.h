@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cartcoll: the unified interfaces of Träff, Hunold, Mercier and Holmes, "MPI collective
  * communication through a single set of interfaces" (one set of collectives whose meaning comes
  * from the communicator's topology), under the prefix CC_. This part: Cartesian naming (Listings 3-5),

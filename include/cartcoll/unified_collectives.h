@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* cartcoll: the collectives by topology of the unified-interfaces paper (Träff, Hunold, Mercier
  * and Holmes, section 2), under the prefix CC_, with MPI 4.1's signatures (the persistent forms
  * with MPI_Info, CC_Alltoallw and CC_Allgatherw with MPI_Aint displacements).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // cartcoll's C++ API for the collectives by topology of the unified-interfaces paper (Träff,
 // Hunold, Mercier and Holmes, section 2): one set of collectives whose meaning the communicator

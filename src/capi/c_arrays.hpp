@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Reading and writing the C layers' arrays and output pointers.
 #include <algorithm>

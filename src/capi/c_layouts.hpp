@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The C collectives' argument lists as Layouts, for every C face (Cart_*, CC_*, Iso_*): one builder per
 // collective, given the neighborhood's degrees (which size the count, displacement and type arrays).

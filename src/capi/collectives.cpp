@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C API: the six collectives in blocking, nonblocking and persistent form, each a layout builder
 // handed to one of CartComm's three verbs.
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // An uncommitted datatype in a nonblocking call is MPI_ERR_TYPE at the call, as MPI's own
 // nonblocking calls report it. MPI has no query for whether a datatype is committed, but checks it

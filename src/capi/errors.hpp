@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The C layer's one error path: exceptions -> MPI error class -> the communicator's error handler.
 #include <mpi.h>

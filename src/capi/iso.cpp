@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C API of <cartcoll/iso.h>, the isomorphic-collectives paper's (Träff, Carpen-Amarie, Hunold and
 // Rougier) persistent isomorphic interface, over the Cart_ engine: an isocomm is a communicator
 // made as Cart_neighborhood_create makes one, on the grid of cartcomm's MPI Cartesian topology; the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C API: CC_Neighbor_*, CC_Ineighbor_* and CC_Neighbor_*_init, each a layout builder (shared with
 // Cart_*) handed to one of NeighborComm's three verbs; requests become MPI_Request values.
 #include "c_layouts.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C API: CC_Dist_graph_create_adjacent and CC_Dist_graph_create. The C arrays are read inside the
 // collective's argument check, so a bad argument on one process fails every process alike.
 #include <optional>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C API: CC_Waitany, CC_Testany, CC_Waitsome, CC_Testsome: completing some of an array of the
 // library's requests and ordinary MPI requests mixed, each index returned once, in any order.
 //

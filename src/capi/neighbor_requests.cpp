@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C API: CC_Start, CC_Startall, CC_Wait, CC_Waitall, CC_Test, CC_Testall, CC_Request_free,
 // CC_Request_get_status and CC_Cancel over the library's requests and ordinary MPI requests mixed. A
 // plain request is waited for through the progress engine (borrowed into its pool), so that waiting

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C API: creating neighborhoods and asking about them.
 #include <algorithm>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What the C request functions (neighbor_requests.cpp, neighbor_request_sets.cpp) share: completing
 // one of the library's requests, and the checks and status slots of request arrays.

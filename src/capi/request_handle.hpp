@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The C request handles of the Cartesian faces (Cart_request, Iso_request) and the steps those faces
 // share: making a persistent request, reaching a handle's request, freeing it.

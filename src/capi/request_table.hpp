@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The library's requests as MPI_Request values (<cartcoll/neighbor.h>), so that they mix with MPI's
 // in one array: each is a generalized request (MPI_Grequest_start) that MPI never sees completed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C API: Cart_start, Cart_wait, Cart_test, Cart_waitall, Cart_request_free.
 #include "errors.hpp"
 #include "request_handle.hpp"

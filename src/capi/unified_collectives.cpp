@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C API: the unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) collectives by topology
 // (<cartcoll/unified_collectives.h>), each an argument list handed to one of the three forms of the
 // C++ API (<cartcoll/unified_collectives.hpp>). Forwarded nonblocking and persistent calls hand

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // C API: the naming, generator and base-communicator functions of <cartcoll/unified.h>, each reading
 // its C arrays into the C++ API (cartcoll/naming.hpp, cartcoll/comm_base.hpp) and writing back.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The library's state for communicators whose topology MPI made (MPI_Dist_graph_create*,
 // MPI_Graph_create, MPI_Cart_create): attached at the first neighborhood collective on them, as part

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CartComm: neighborhood queries and the three ways to run a collective.
 #include <string>
 

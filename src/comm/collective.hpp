@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The MPI collectives the library itself needs (agreement, measurement), as nonblocking MPI
 // collectives waited for through the progress engine: a process waiting in one still advances its

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What a distributed-graph communicator just made runs on (at CC_Dist_graph_create(_adjacent), and
 // through libcartcoll_mpi at MPI_Dist_graph_create(_adjacent)): the Cartesian neighborhood

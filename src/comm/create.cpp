@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Cart_neighborhood_create: agree on the arguments and the settings, then MPI_Cart_create and attach
 // the state. Every collective step before MPI_Cart_create progresses outstanding operations (see
 // collective.hpp); once every process has passed the first, all are here, so MPI's own blocking

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CC_Cart_create_sub and CC_Comm_base: every process reads its arguments, one allreduce agrees on
 // the outcome (and, for sub-grids, on the naming), then one MPI constructor makes the communicator.
 // Once every process has passed the agreement all are in the call, so the blocking MPI constructor

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The communicators the unified-interfaces paper by Träff, Hunold, Mercier and Holmes makes from a
 // communicator: CC_Cart_create_sub's sub-grids and CC_Comm_base's base communicator. Both are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // CC_Dist_graph_create_adjacent and CC_Dist_graph_create: ordinary MPI distributed-graph
 // communicators (MPI_Topo_test, MPI_Dist_graph_neighbors, MPI_Comm_dup work as usual) carrying the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The library's MPI attribute keys: made on first use, freed at MPI_Finalize.
 #include <mpi.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The library's side of a communicator: its private duplicate (so library messages never match user
 // messages) and the tags its operations use on it.

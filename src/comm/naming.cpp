@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Cartesian naming as an MPI attribute of the communicator, and the named communicator's queries.
 #include "cartcoll/naming.hpp"
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // NeighborComm: MPI 4.1's neighborhood collectives on any communicator with a process topology.
 #include <string>
 

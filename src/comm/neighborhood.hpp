@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What a communicator's collectives exchange over: a Cartesian neighborhood (grid and offsets) or a
 // distributed graph, as this process sees it, with the planning that depends on which.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What a Request holds: a collective started or startable, advanced by the progress engine. Most
 // are schedules the library runs (ScheduledOperation); the unified-interfaces paper's (Träff,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "../exec/progress.hpp"
 #include "cartcoll/cartcoll.hpp"
 #include "operation.hpp"

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Resolves `auto` per call. Every choice is made from values that are the same on every process (the
 // bytes of the call's blocks, equal everywhere by the Cartesian contract; what earlier collective

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What is fixed when a communicator gets its state: read from the environment and the info argument
 // there, once, never per call.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Whether the MPI is SimGrid's SMPI (cmake/mpi_features.cmake: its mpi.h declares
 // smpi_execute_flops). Where SMPI 3.32 is linear, unsynchronised or slow to simulate, the library

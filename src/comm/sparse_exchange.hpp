@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A sparse exchange where receivers do not know their senders (NBX, Hoefler et al., PPoPP 2010):
 // synchronous sends, probes for whatever arrives, and a nonblocking barrier entered once all of this

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What a cartcoll communicator carries, as the value of an MPI attribute.
 #include <mpi.h>

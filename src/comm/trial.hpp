@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // `auto` by measurement: the candidate schedules run a few times each on scratch buffers shaped
 // like the call's (same counts and datatypes), the way the call will run them, and the fastest wins.

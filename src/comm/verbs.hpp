@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The three ways to run a collective on a communicator's state — blocking, nonblocking, persistent —
 // shared by every face of the library (CartComm for Cart_*, NeighborComm for CC_*).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Cartesian detection (Träff and Hunold's Cartesian Collective Communication, section 2.2, the
 // unified-interfaces paper by Träff, Hunold, Mercier and Holmes, section 3.2), its MPI-free part: a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Automatic algorithm selection: a linear cost model over a schedule's figures (no MPI).
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Distributed-graph neighborhoods as plain data (no MPI): one process's view, for the planners, and
 // the whole graph of all processes, for the reference model, the simulator and the tools.

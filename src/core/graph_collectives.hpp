@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The schedules of the unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) collectives
 // on a distributed graph (section 2), as one process plans them (no MPI). Rooted collectives act in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Message combining on distributed graphs (Mirsadeghi et al.'s Exploiting Common Neighborhoods):
 // what the set-up computes for one process, and the set-up run for all processes of a graph in one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Routing over a virtual grid of the ranks (beyond Mirsadeghi et al.'s Exploiting Common
 // Neighborhoods; docs/graph-routing.md): the p ranks are laid out on a grid of extents e0 x e1 x

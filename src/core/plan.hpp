@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Planners: one process's view of a neighborhood + a collective -> Schedule. Pure code, no MPI.
 //

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The reference model: the collectives' meaning, straight from the definition, for all processes at
 // once. It is the oracle of every test; it shares no code with the planners or executors.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A timed replay of the schedules of all p processes on a model machine, without data: what a call
 // takes where every message costs its sender a fixed overhead and arrives a fixed latency (plus a

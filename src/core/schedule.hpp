@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A schedule is plain data: what one process sends, receives and copies, phase by phase, over blocks
 // named symbolically (which buffer, which block), never by address. Planners emit it; executors (the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The simulator: runs the schedules of all p processes in one process, over an in-memory transport,
 // and proves them: every send meets exactly one receive of the same size in the same phase (the k-th

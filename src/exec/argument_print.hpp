@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A call's arguments as a fixed-size print, by which a repeated blocking v or w call is recognized.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Fresh memory laid out like a list of blocks: block i of the arena has the count and datatype of
 // block i it mirrors, placed by the datatype's true extent. The executor's temp buffer is one

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The block lists MPI's argument lists describe, checked (MPI_IN_PLACE, MPI_DATATYPE_NULL, negative
 // counts, short arrays, NULL buffers with data): the pieces of every layout builder (layout.hpp) and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A communicator still being made by MPI_Comm_idup. A nonblocking call must not wait for it, so its
 // executions are started when it is ready: the gate is engine work whose one request is the idup's,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Turns MPI return codes into exceptions; the library's own communicators return errors.
 #include <mpi.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The MPI executor: lowers a Schedule plus a Layout to MPI messages (one struct datatype over a
 // message's blocks where it has more than one) and runs the phases in order, advanced by the

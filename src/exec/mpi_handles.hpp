@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // RAII owners of the MPI handles the library creates or is handed: one template, one kind per handle
 // type (its null value and the call that frees it).

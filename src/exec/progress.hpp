@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The progress engine: one per process, for every active operation of the library on every
 // communicator. Waiting for or testing any one operation advances all of them, as MPI's progress

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Message staging: a message of several blocks sent or received as one run of bytes in the
 // execution's staging buffer instead of through a struct datatype over the blocks. The blocks are

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "type_cache.hpp"
 
 #include "mpi_check.hpp"

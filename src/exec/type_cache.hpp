@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What calls on one communicator can share: the struct datatypes over their blocks (all calls) and
 // the temp buffer (blocking calls). A halo exchange calls with the same buffers every iteration, and

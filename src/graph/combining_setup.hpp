@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Mirsadeghi et al.'s (Exploiting Common Neighborhoods) set-up (Algorithm 1 with Algorithm 2
 // inside) as one process's round protocol. Each of `steps` steps has

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "common_neighbors.hpp"
 
 #include <algorithm>

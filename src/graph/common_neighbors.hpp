@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Mirsadeghi et al.'s (Exploiting Common Neighborhoods) common-neighborhood matrix M (section
 // IV-B1), kept by one process P: for each of P's active out-neighbors N, N's active in-neighbors;

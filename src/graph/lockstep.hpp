@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Several round protocols of one process run as one: in each round, everything they send to one peer
 // travels as one parcel. k set-ups then cost the rounds of the longest, with at most one message per

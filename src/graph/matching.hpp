@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // One step of Mirsadeghi et al.'s (Exploiting Common Neighborhoods) friend pairing (Algorithm 2,
 // after Hoepman): a distributed matching over the friendship graph in which every process proposes

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The MPI transport: one process's round protocol over a communicator, one sparse exchange (NBX, or
 // routed under SMPI: src/comm/sparse_exchange.hpp) per round, so nothing is sized by the communicator.

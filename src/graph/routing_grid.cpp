@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The virtual grid graph-routing routes over (core/graph_routing.hpp).
 #include <algorithm>
 #include <cmath>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "routing_setup.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The routing set-up (core/graph_routing.hpp) as one process's round protocol: one round per
 // grid dimension. In round k a process sends every block it holds whose destination differs from

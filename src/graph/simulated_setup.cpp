@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The set-ups of every process over the simulated transport: graph-combining's and graph-routing's.
 #include <memory>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "simulated_transport.hpp"
 
 #include <time.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The simulated transport: the protocols of all p processes in one process, in lockstep rounds, with
 // each process's rounds, messages, bytes and compute time counted.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The edges message combining works on: those between two different processes that occur once.
 // Repeated edges (matched k-th to k-th), self edges and absent neighbors always go direct, so the

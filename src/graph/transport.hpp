@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The transport of distributed set-up algorithms (Mirsadeghi et al.'s (Exploiting Common
 // Neighborhoods) pattern extraction and matching), written once as per-process round protocols and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // libcartcoll_mpi's switches, read from the environment once, at the first call that asks:
 // CARTCOLL_DISABLE=1 sends every call straight to MPI (PMPI_*), CARTCOLL_REPORT=1 prints what the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libcartcoll_mpi: MPI's distributed-graph constructors, made by MPI, then looked at collectively
 // (src/comm/graph_create.hpp, attach_at_mpi_creation): a Cartesian neighborhood runs on the
 // Cartesian planners, and a forced graph-combining gets its set-up now. CARTCOLL_DISABLE leaves

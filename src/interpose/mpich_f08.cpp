@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libcartcoll_mpi under MPICH: the request functions and distributed-graph constructors of the
 // mpi_f08 Fortran module. MPICH's mpi_f08 sends its neighborhood collectives through the C names
 // (MPI_Ineighbor_alltoallv...), which the layer takes, but completes and starts requests through

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libcartcoll_mpi: MPI's neighborhood collectives, blocking, nonblocking and persistent (MPI 4's
 // MPI_Neighbor_*_init or Open MPI's MPIX_Neighbor_*_init, whichever this MPI has), each handed to
 // the library's CC_ function of the same signature, or to PMPI_* where CARTCOLL_DISABLE is set.

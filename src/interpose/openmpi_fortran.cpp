@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libcartcoll_mpi under Open MPI: its Fortran bindings. Open MPI 4.1's `mpif.h` and `use mpi`
 // entry points (mpi_wait_, MPI_WAIT, ... all aliases of one C function per call, ompi_wait_f) and
 // its `use mpi_f08` module (mpi_wait_f08_, which calls ompi_wait_f) reach MPI through PMPI_ and

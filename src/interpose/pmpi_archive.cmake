@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-3-Clause
 # The library's objects for libcartcoll_mpi: a copy of the cartcoll_internal archive in which every
 # call to an MPI function that libcartcoll_mpi defines (found in its wrapper objects) is renamed to
 # its PMPI_ twin, so that the library's own MPI calls never come back into the wrappers.

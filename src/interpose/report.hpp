@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // CARTCOLL_REPORT=1: what libcartcoll_mpi did, printed by every process at MPI_Finalize on stderr,
 // one line per communicator, MPI function and algorithm, each starting with "cartcoll:" (format in

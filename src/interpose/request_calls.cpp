@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libcartcoll_mpi: MPI's request functions, so that the library's requests (generalized requests
 // that only the library can advance and complete: capi/request_table.hpp) behave as MPI
 // requests, mixed with ordinary ones in one array. A call whose requests are all ordinary goes

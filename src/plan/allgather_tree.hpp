@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The allgather prefix tree of Träff and Hunold's Cartesian Collective Communication, Algorithm 2:
 // level l groups the offsets that agree on the first l visited dimensions; a block moves along a

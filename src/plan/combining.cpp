@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Message combining with direct sends along each dimension (Träff and Hunold's Cartesian Collective
 // Communication, section 3; the isomorphic-collectives paper's (Träff, Carpen-Amarie, Hunold and
 // Rougier) "torus direct"): d phases, one round per distinct non-zero coordinate of the phase's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The direct exchange on a distributed graph (trivial's graph schedule), as a part other graph
 // planners reuse for the edges they do not route otherwise.

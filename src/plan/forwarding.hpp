@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What the forwarding planners (combining, torus) share: where a block in transit waits, the temp
 // blocks that implies, and how a move becomes a send and a receive or, when it would go to the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) rooted and reduction
 // collectives on a distributed graph, as schedules: one phase of at most one message per pair of
 // processes, then local copies and the reduction fold.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Mirsadeghi et al.'s (Exploiting Common Neighborhoods) schedule (Algorithm 3) from one process's
 // set-up pattern (graph_combining.hpp). A process tracks, per out-neighbor it still serves, the
 // bundle of blocks it carries there (its own first) and the first phase in which they are all here

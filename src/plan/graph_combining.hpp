@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // graph-combining's planner, which node-combining runs on graphs too: there the set-up has paired
 // friends only within a node (CombiningParameters::node_size).

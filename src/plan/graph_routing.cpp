@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // graph-routing's schedule from one process's routing pattern (core/graph_routing.hpp).
 //   phase k: to each process that differs from this one in coordinate k only, the blocks held here
 //            whose destinations have its coordinate k, ordered by (origin, destination) (allgather:

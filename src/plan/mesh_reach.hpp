@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Which forwarded blocks are live on a mesh, answered in O(1) after O(t*d) set-up.
 //

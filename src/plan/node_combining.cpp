@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Node-aware message combining on Cartesian neighborhoods (the approach of locality-aware
 // aggregation): the processes of a node (ranks r with equal r / node_size) pool what they send to
 // another node, so that two nodes exchange one message per direction. A block from node A to node

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The one place that lists the planners; everything else looks them up here.
 #include <array>
 #include <string>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The isomorphic-collectives paper's (Träff, Carpen-Amarie, Hunold and Rougier) one-hop algorithm
 // for a one-ported torus (sections 3.1-3.3): dimension by dimension, every block moves one hop per
 // step, first along +e_k, then along -e_k, and all blocks that still have a hop to go that way

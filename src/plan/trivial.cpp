@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The direct algorithm (Träff and Hunold's Cartesian Collective Communication, Listing 4), with all
 // messages in one phase, as MPI libraries run MPI_Neighbor_alltoall: one send per destination and
 // one receive per source, on Cartesian neighborhoods and on distributed graphs.

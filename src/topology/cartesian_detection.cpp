@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "core/cartesian_detection.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) collectives by topology: which
 // way a call goes (a graph's neighborhoods through the library's engine, or MPI's own collective),

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "forwarded_operation.hpp"
 
 namespace cartcoll::detail {

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // One of MPI's own collectives held as the library's request (src/unified): where what MPI reads
 // must live as long as the operation (MpiCall::owned), or where the MPI has no persistent

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) collectives on a graph
 // topology, as this process's part of them (section 2): a call of a neighborhood family (barrier,

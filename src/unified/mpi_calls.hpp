@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) collectives on communicators
 // without a graph topology are MPI's own: each call bound to its arguments, in MPI's three forms.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Who a process exchanges with in the unified-interfaces paper's (Träff, Hunold, Mercier and
 // Holmes) collectives: its neighbors, where the communicator has a graph topology; else MPI's

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Command-line parsing shared by the tools (MPI-free): numbers that must be numbers, lists, the
 // neighborhood options every tool accepts, and what every tool says the same way (--help,

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Distributed graphs for the tools (cartcoll-plan, cartcoll-bench), MPI-free and without the library:
 // an edge list read from a file or drawn by a generator. Every process of a benchmark draws the same

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The median of a sample: the library's measurements and the benchmark's statistics use this one.
 #include <algorithm>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The papers' test neighborhoods as flat offset lists (d coordinates per offset), in lexicographic
 // order (last coordinate fastest). MPI-free and header-only: the library's tools, the benchmark and

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The bad settings of the errors suite (docs/semantics.md, "Errors suite: settings and trial
 // budget"), shared by the programs that call the library and the unmodified program run through

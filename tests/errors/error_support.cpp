@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "error_support.hpp"
 
 #include <dlfcn.h>

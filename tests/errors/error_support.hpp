@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The communicators and checks every family of the errors suite shares: the rings and graphs the
 // cases run on, and the full, checked calls that show a communicator still works after a case.

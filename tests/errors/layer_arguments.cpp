@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The errors suite, bad arguments of MPI's neighborhood collectives, as an unmodified MPI program:
 // MPI_Neighbor_alltoall, MPI_Ineighbor_alltoall and MPI_Neighbor_alltoall_init by MPI's names
 // (support/mpi_api.hpp), which libcartcoll_mpi serves where it is preloaded or linked (rules 29 and

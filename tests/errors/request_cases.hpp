@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The errors suite's cases on requests and completion that hold for the CC_ functions and for MPI's
 // names through libcartcoll_mpi alike (one body, an Api table: support/api_table.hpp). Each case runs

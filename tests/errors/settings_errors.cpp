@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Bad settings on every kind of communicator (docs/semantics.md rule 74): each value of
 // bad_settings.hpp on the last process only and on every process must be its class on every
 // process, at Cart_neighborhood_create, CC_Dist_graph_create(_adjacent), and the first blocking

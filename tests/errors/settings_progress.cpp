@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CARTCOLL_PROGRESS is read once per process (docs/semantics.md rule 74): a bad value is reported
 // once, at the first call of the process that agrees on settings, as MPI_ERR_ARG on every process of
 // that call; the engine then progresses everything (the default), and the next communicator works.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Bad settings through libcartcoll_mpi (docs/semantics.md rule 74): an unmodified MPI program whose
 // MPI_Dist_graph_create_adjacent, and whose first MPI_Neighbor_alltoall on an MPI_Cart_create
 // communicator, agree on settings in the layer, and whose first MPI_Ineighbor_alltoall there runs

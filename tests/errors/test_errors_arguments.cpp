@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The errors suite, arguments: an intercommunicator given to CC_Dist_graph_create(_adjacent)
 // (MPI_ERR_COMM on every process, MPI_COMM_NULL), and an uncommitted datatype in a nonblocking call
 // (MPI_ERR_TYPE at the call, no request made), through the CC_ and Cart_ faces. Every case asserts

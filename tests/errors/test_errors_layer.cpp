@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The errors suite, requests and completion, as an unmodified MPI program: MPI's own names
 // (support/mpi_api.hpp), which libcartcoll_mpi serves where it is preloaded or linked. A failed
 // ordinary request completed by every MPI_Wait*/MPI_Test* while a neighborhood operation is in

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The errors suite, requests and completion, through the library's C API: failed ordinary requests
 // completed by every CC_ completion function (alone and with an operation of the library in
 // flight, statuses given and ignored), stale copies of freed handles of the CC_, Cart_ and Iso_

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `auto`'s trial is bounded (docs/semantics.md rule 24): on a neighborhood of thousands of repeated
 // offsets, where trivial sends a message per offset and combining one per phase, the first blocking
 // alltoall runs trivial at most in its two warm-ups (the model prices it out; else it takes more than

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The Cartesian half of the planner fuzzer: a grid, a neighborhood, a collective, block sizes and a
 // node size; every Cartesian planner (node-combining across the drawn nodes) against the reference.
 #include <cstddef>

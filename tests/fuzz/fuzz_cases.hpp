@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The planner fuzzer's two kinds of case; each decodes its part of the input (fuzz_planner.cpp
 // gives the format), runs every planner of its kind in the simulator against the reference model,

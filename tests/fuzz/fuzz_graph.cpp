@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The graph half of the planner fuzzer: a distributed graph with repeated and self edges, processes
 // without edges, absent neighbors and sources in any order; every graph planner's schedules, with the
 // set-ups run for all processes through the simulated transport (graph-combining with the drawn

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // libFuzzer target: arbitrary bytes -> a Cartesian neighborhood or a distributed graph, a
 // collective, block sizes and node sizes; every planner's schedules for all processes run in the
 // simulator and are compared with the reference model. Any mismatch, ScheduleError or other

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What the planner fuzzer's two halves (Cartesian neighborhoods, distributed graphs) share: reading
 // the input, block contents that depend on sender, block and byte, and running one algorithm's

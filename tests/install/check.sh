@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Installs the build into a scratch prefix outside the system's paths and uses it the ways users do,
 # with no LD_LIBRARY_PATH anywhere:
 #   - every installed program and library finds the libraries it needs (ldd), and an installed tool

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A C++ program that uses an installed cartcoll and asks for no C++ standard itself: the package
 // must carry what its headers need. A ring with offsets {+1, -1}, blocking and persistent.
 #include <cartcoll/cartcoll.hpp>

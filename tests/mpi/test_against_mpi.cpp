@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // A second opinion: where no edge repeats (and no neighbor is missing or the process itself),
 // MPI_Neighbor_alltoall/allgather on the equivalent distributed graph must agree with cartcoll.
 // The reference model stays the oracle; MPI libraries disagree on repeated edges.

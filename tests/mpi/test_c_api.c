@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* The C API compiled as C: a ring with offsets {+1, -2, 0}, blocking and persistent alltoall. */
 #include <stdio.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Cartesian detection at CC_Dist_graph_create(_adjacent) (docs/neighbor.md, "Cartesian detection"):
 // Moore and von Neumann stencils in 2 and 3 dimensions, periodic or not, listed by hand in
 // rank-dependent orders over a communicator with a Cartesian naming (row- and column-major), an MPI

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Every collective, in every form, on every grid and offset list of support::grids_for /
 // offsets_for, against the reference model, once per algorithm.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Bad input: a clear MPI error class on every process, through the communicator's error handler,
 // never a hang (the ctest timeout would catch one) or a crash.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // graph-combining over MPI (docs/graph-combining.md): the set-up runs at CC_Dist_graph_create_adjacent
 // and CC_Dist_graph_create when the info key or CARTCOLL_ALGORITHM asks for it, over the MPI transport;
 // all five operations in three forms on random graphs with repeated edges, self edges and isolated

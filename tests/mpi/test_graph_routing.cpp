@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // graph-routing over MPI (docs/graph-routing.md): with the assertion cartcoll_assert_uniform_blocks
 // the routing set-up runs at CC_Dist_graph_create_adjacent, over the MPI transport; all five
 // operations in three forms on random graphs with repeated edges, self edges and isolated processes,

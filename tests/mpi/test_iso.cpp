@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The isomorphic-collectives paper's (Träff, Carpen-Amarie, Hunold and Rougier) persistent
 // isomorphic interface (<cartcoll/iso.h>): every Iso_ init on the tori, meshes and mixed grids of
 // support::grids_for (dimensions of size 1 and 2 included) made by MPI_Cart_create, with the offset

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* <cartcoll/iso.h> compiled as C: the isomorphic-collectives paper's (Träff, Carpen-Amarie, Hunold
  * and Rougier) example of Listing 1 in two dimensions. A 2-D grid from
  * MPI_Dims_create, periodic in dimension 0 and not in dimension 1, with the positive quadrant and the

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Cartesian naming, neighborhood generators and CC_Comm_base through the C API of
 // <cartcoll/unified.h>: every query in both orders on tori, meshes and grids smaller than the
 // communicator against the odometer oracle (../naming_oracle.hpp, not the library's arithmetic);

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Bad input to the CC_ interface: MPI's error classes through the communicator's error handler, on
 // every process that can detect it (every process, for the collective creation and *_init calls),
 // never a hang or a crash; and the buffer rules (MPI_BOTTOM with absolute addresses works, NULL with

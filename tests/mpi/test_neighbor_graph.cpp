@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The CC_ neighborhood collectives (<cartcoll/neighbor.h>) on every kind of communicator with a process
 // topology, against the graph reference model: random graphs with repeated edges, self edges,
 // isolated processes and asymmetric degrees; all five operations in three forms; requests completed

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Cart_neighborhood_create and the query functions: MPI Cartesian communicator, coordinates,
 // relative ranks, neighbor lists, weights, reorder, extra processes, MPI_Comm_dup.
 #include <gtest/gtest.h>

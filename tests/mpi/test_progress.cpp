@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The progress engine: several operations outstanding at once, on one and on two communicators,
 // completed in orders that differ between processes — by wait, by test loops, by wait-all, and
 // across blocking calls — for every algorithm; and nonblocking starts that neither wait nor agree.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Requests: several alive on one communicator, started in different orders, freed without a start,
 // completed by Cart_test polling; the library's traffic never meets the user's on the communicator.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // `auto`: without a profile the candidates are measured once per size class on scratch buffers;
 // with one (CARTCOLL_PROFILE) the choice follows the cost model. Either way it is the same on every
 // process and runs correctly. No expectation here depends on a measured time: which algorithm a

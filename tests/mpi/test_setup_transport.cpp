@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The MPI transport of the distributed set-up protocols (src/graph/mpi_transport.hpp), over both
 // kinds of sparse exchange (probing, and routed as under SMPI): parcels arrive in their round,
 // ordered by sender, and a protocol that throws on one process is an error of the same class on

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Tags: concurrent and persistent operations never share a tag while both are live, however many
 // operations came before. With CARTCOLL_MAX_TAG=127 (set before the communicator is made) the library
 // has 64 persistent and 64 ephemeral tags, so 640 create/free cycles wrap both ranges ten times. Odd

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // What the library really sends: per process, the point-to-point messages and bytes counted by the
 // PMPI traffic census around one collective call must be exactly what cartcoll::plan says for this
 // process's coordinates — messages = the schedule's sends, bytes = blocks sent x m x sizeof(int).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) collectives by topology
 // (<cartcoll/unified_collectives.h>) against the reference model.
 //

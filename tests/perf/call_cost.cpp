@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The program tests/perf/check_call_cost.py runs under callgrind: after a warm-up, a fixed number of
 // blocking (or persistent) calls of each kind, one kind per call of cost_phase. Callgrind collects
 // inside cost_phase only (--toggle-collect) and writes one profile per kind (--dump-after), in the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-3-Clause
 """The library's own instructions per call, under callgrind, against recorded values.
 
 Runs the call_cost program (tests/perf/call_cost.cpp) under valgrind's callgrind at 1 process (a

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Checks every fenced code block of README.md against an installed build, as a reader would use
 # them: ```c and ```cpp blocks are compiled with pkg-config and run at 2 and 4 processes (a block
 # without a main() is a fragment: it becomes the body of a main() between MPI_Init and

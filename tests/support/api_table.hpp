@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The functions a test calls, as a table: the library's CC_ functions, or MPI's own names (through
 // libcartcoll_mpi where it is preloaded or linked: tests/interpose). Both have MPI's signatures, so

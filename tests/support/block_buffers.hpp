@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The buffers of one collective call in the MPI tests: datatypes whose int positions the test knows
 // independently of MPI, blocks placed so that a write into the wrong place shows, and the MPI

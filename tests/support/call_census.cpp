@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "call_census.hpp"
 
 #include <mpi.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Counts, through the PMPI profiling interface, the calls by which a process could wait for others:
 // MPI's collectives (blocking and nonblocking) and the blocking completion calls. A call that must

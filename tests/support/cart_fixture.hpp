@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Small helpers shared by the MPI tests.
 #include <mpi.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // For MPI programs that are not GoogleTest tests (the unified-interfaces paper's (Träff, Hunold,
 // Mercier and Holmes) examples in --check mode): at MPI_Finalize, every communicator, struct
 // datatype and persistent request the PMPI census counts must be gone; otherwise the program aborts

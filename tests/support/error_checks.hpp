@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Checking error returns in the MPI tests: the class of a code, and that every process saw the same.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // One collective call on a Cartesian neighborhood as a test case: buffers whose contents depend on
 // the sending rank, the block and the element; the expected receive buffer computed by the MPI-free

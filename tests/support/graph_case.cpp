@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "graph_case.hpp"
 
 #include <algorithm>

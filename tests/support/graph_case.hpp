@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // One neighborhood collective on a communicator with any process topology, as a test case: the
 // graph is every process's neighbor lists as the topology has them (gather_topology), block sizes

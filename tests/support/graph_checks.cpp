@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #include "graph_checks.hpp"
 
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // What the tests of neighborhood collectives on MPI-made topologies share, whichever functions they
 // call (Api: the library's CC_ functions, or MPI's names through libcartcoll_mpi): the same random

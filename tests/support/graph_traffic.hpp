@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Distributed graphs made through the CC_ API, the messages their calls send (counted by the PMPI
 // census), and the checks graph-combining's and graph-routing's tests share.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Counts the MPI handles cartcoll creates (struct datatypes, persistent requests, communicators)
 // through the PMPI profiling interface, so tests can prove that every one of them is freed.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // MPI's own names as an Api table (api_table.hpp): what libcartcoll_mpi stands in for where it is
 // preloaded or linked. The program must define CARTCOLL_HAVE_MPI_NEIGHBOR_INIT and

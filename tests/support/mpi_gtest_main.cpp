@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // GoogleTest under MPI: every rank runs every test; rank 0 prints the usual report, other ranks
 // print only their failures (prefixed with the rank); the exit code is the same on every rank.
 // A run in which every rank passed but some rank skipped test cases ends, after one line per case

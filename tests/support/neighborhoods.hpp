@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Grids and offset lists the MPI tests sweep over, derived from the process count.
 #include <vector>

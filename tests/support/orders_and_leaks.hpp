@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Two checks the MPI tests of the CC_ interfaces share: a completion order that differs from rank to
 // rank (rank_order, from graph_checks.hpp), and that every handle the library made is gone (here:

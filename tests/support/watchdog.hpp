@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // A deadline for one test: a test that can deadlock (waits in rank-dependent orders) must fail, not
 // hang until ctest's timeout. If the watchdog is still armed when the deadline passes, it prints

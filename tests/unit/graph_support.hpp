@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Block sizes and contents for random distributed graphs (../graph_cases.hpp) in the unit tests,
 // and the receiver-side definition the reference model is checked against.

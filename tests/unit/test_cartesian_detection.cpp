@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Cartesian detection without MPI (core/cartesian_detection.hpp): relative offsets, the agreed
 // offset list, the per-process match; and the proof that matters: on every detected graph, every
 // Cartesian planner's schedule, renumbered to the graph's blocks, delivers what the graph reference

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // CartesianNaming (MPI-free): ranks and coordinates in both orders, wrapping and leaving the mesh,
 // relative ranks and coordinates, sub-grids. The oracle numbers the grid by counting through it (an
 // odometer), not by Grid's arithmetic.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The cost model behind `auto`: figures of schedules, predicted times, and the choice they imply.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Distributed-graph neighborhoods without MPI: the reference model's repeated-edge rule on a worked
 // example, the consistency check, and the trivial graph planner proved by the simulator on random
 // graphs (duplicates, self edges, isolated processes, absent neighbors) up to thousands of processes;

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The unified-interfaces paper's (Träff, Hunold, Mercier and Holmes) rooted and reduction
 // collectives on distributed graphs, without MPI: the reference model on a worked example (repeated
 // edges, self edges, a non-commutative operation), and the planners of graph_collectives.hpp proved

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // graph-combining (Mirsadeghi et al.'s Exploiting Common Neighborhoods) without MPI: the set-up
 // over the simulated transport (pattern extraction and friend matching), and the whole pipeline
 // set-up -> schedules -> simulator checked against the reference model, on random graphs with

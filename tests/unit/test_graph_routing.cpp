@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // graph-routing without MPI: the grid, the routing set-up over the simulated transport, and the
 // pipeline set-up -> schedules -> simulator checked against the reference model on random graphs
 // with repeated edges, self edges, isolated processes and absent neighbors, and on Erdős–Rényi and

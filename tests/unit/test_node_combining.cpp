@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // node-combining without MPI: the simulator proves its schedules against the reference model for
 // node sizes 1 to 7 (a node of one process pools repeated blocks to one neighbor), on tori, meshes
 // and mixed grids, seeded random neighborhoods with zero and repeated offsets, and counts what

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // cartcoll-plan on distributed graphs: the generators and the edge file (src/util/graphs), and the
 // per-process figures (tools/plan/graph_figures).
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // cartcoll-plan's figures (tools/plan/plan_figures): Table 1 of Träff and Hunold, Cartesian Collective
 // Communication, reproduced from the planners' schedules, the paper's cut-off row explained, the
 // JSON shape, the table's layout and the command line.

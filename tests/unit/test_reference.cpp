@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The reference model on small cases whose results were worked out by hand.
 // Conventions: send block i of rank r holds 10 r + i (alltoall); receive block i of rank r starts as
 // 200 + 10 r + i, so a block left untouched is recognisable.

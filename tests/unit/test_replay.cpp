@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The timed replay (replay.hpp): hand-built schedules whose times follow from the model by hand,
 // and a receive that no send matches.
 #include <gtest/gtest.h>

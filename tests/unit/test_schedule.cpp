@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Figures of merit (messages, volume, communication phases, copies) of the trivial plan, the schedule
 // accessors on hand-built schedules, and the algorithm names.
 #include <gtest/gtest.h>

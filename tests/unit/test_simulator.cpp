@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // (a) The planners (trivial, combining, torus), proved by the simulator against the reference model on
 //     the paper's Table 1 neighborhoods, seeded random neighborhoods, varying block sizes and grids of
 //     4096 processes; the torus planner's figures (the isomorphic-collectives paper by Träff,

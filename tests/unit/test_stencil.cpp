@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // The neighborhood generators (the unified-interfaces paper by Träff, Hunold, Mercier and Holmes,
 // Listing 6): the papers' stencils by count and by list, every small shape against the box filtered
 // by its norm (src/util/neighborhoods.hpp: a different walk), the order, the shadow, sizes far

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Helpers shared by the unit tests: block contents that depend on (rank, block, byte), neighborhoods,
 // random cases, and a harness that proves a planner's schedules with the simulator.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // Grid, Offsets and peers_of: validation, row-major numbering, shifts on tori and meshes.
 #include <gtest/gtest.h>
 

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Asserting that a call throws cartcoll::Error of a given kind.
 #include <gtest/gtest.h>

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // cartcoll-calibrate: measures the cost model that `auto` uses and writes it to a profile file, so
 // that later runs (CARTCOLL_PROFILE=file) skip the calibration at their first `auto` call.
 //   mpirun -n P cartcoll-calibrate [FILE]      (default: $CARTCOLL_PROFILE, else cartcoll.profile)

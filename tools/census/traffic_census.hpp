@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // Counts the point-to-point messages and bytes this process sends, through the PMPI profiling
 // interface: MPI_Send, MPI_Isend, MPI_Sendrecv, and MPI_Start/MPI_Startall on persistent send

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * cart_periodic.c - block pairing of neighborhood collectives on Cartesian topologies whose periodic
  * dimensions have 1 or 2 processes.

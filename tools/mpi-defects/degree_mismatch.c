@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * degree_mismatch.c - neighborhood alltoallw on graphs with indegree != outdegree.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dist_graph_create.c - MPI_Dist_graph_create (non-adjacent form) at ~12 ranks.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * dup_edges.c - matching of repeated edges in neighborhood collectives.
  *

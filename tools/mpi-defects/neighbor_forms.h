@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* neighbor_forms.h - the neighborhood collectives a defect program tries, one "form" each (blocking,
  * I- and persistent _init alltoall(v,w) and allgather), and running one form with the data the
  * programs share: process p sends 100*p + j + 1 in send block j (allgather: 100*p + 1), one int per

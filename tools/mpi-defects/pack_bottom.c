@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * pack_bottom.c - MPI_Pack / MPI_Unpack with MPI_BOTTOM and absolute addresses.
  *

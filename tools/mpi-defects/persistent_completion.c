@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * persistent_completion.c - completing persistent neighborhood collectives
  * with MPI_Waitany / Testall / Testany / Waitsome / Testsome / Waitall.

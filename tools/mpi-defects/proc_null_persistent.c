@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * proc_null_persistent.c - a started persistent request to MPI_PROC_NULL in
  * MPI_Testany / MPI_Waitany.

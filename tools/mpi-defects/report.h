@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /* report.h - the end of one case of a defect program: rank 0 finishes the case's line with "OK",
  * or with "WRONG:" and the message of every process that saw something wrong. Collective over
  * MPI_COMM_WORLD; `msg` is the process's message (empty: all well) in a buffer of `size` bytes. */

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Build the defect demonstrators with Open MPI (mpicc) and MPICH (mpicc.mpich) and run them
 # with timeouts; print a table (program, MPI, processes, outcome) and the failing cases.
 #

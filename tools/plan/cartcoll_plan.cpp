@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // cartcoll-plan: what each planner's schedule costs for a neighborhood, without MPI. For offsets:
 // plans every registered planner's alltoall and allgather for the middle process of a torus that no
 // offset wraps on, and prints messages, communication phases and volume per call, the allgather tree

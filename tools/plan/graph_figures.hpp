@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // cartcoll-plan on a distributed graph: every registered planner that serves graphs, planned for
 // every process, with each process's figures (a graph's schedules differ from process to process).

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // cartcoll-plan --verify: every process's schedule of one planner run in the simulator on blocks of
 // one size whose bytes depend on sender, block and position, compared with the reference model.

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The figures cartcoll-plan prints, computed without MPI: plan every algorithm for one process (the
 // middle one) of a periodic torus on which no offset wraps, and read Schedule::messages(), volume()

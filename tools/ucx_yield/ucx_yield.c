@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * ucx_yield: LD_PRELOAD shim that makes UCX busy-polling oversubscription-friendly.
  *

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: BSD-3-Clause
 # Runs a command and checks how it ends and what it prints:
 #   expect_output.sh pass|fail [PATTERN...] -- COMMAND...
 # pass: it must exit 0; fail: it must not. Each PATTERN (an extended regular expression) must match

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: BSD-3-Clause
 // An unmodified MPI program: MPI's own neighborhood collectives and request functions, called by
 // their MPI names, on topologies MPI made (MPI_Dist_graph_create_adjacent with repeated and self
 // edges, MPI_Graph_create, MPI_Cart_create), checked against the graph reference model. The same

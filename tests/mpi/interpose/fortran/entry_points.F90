@@ -1,3 +1,4 @@
+! SPDX-License-Identifier: BSD-3-Clause
 ! Every Fortran entry point of libcartcoll_mpi, in one unmodified MPI program built three ways:
 ! `include 'mpif.h'` (MPIFH), `use mpi` (the default) or `use mpi_f08` (F08). The persistent
 ! collectives are MPI 4's MPI_Neighbor_*_init, or Open MPI's MPIX_ forms where MPIX_PERSISTENT is
