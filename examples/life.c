@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Conway's Game of Life as 001 writes it (Listing 7, section 3.4), against <cartcoll/unified.h>: one
- * cell per process. The processes are named as a 2-D grid (CC_Cart_name, no new communicator); the
+/* Conway's Game of Life as Träff, Hunold, Mercier and Holmes write it (Listing 7, section 3.4),
+ * against <cartcoll/unified.h>: one cell per process. The processes are named as a 2-D grid
+ * (CC_Cart_name, no new communicator); the
  * Moore neighborhood is generated (CC_Cart_neighbors, Chebyshev distance, shadow 1 and depth 1: the 8
  * cells around, not the cell itself), turned into ranks (CC_Cart_allranks_relative) and made the
  * topology of a distributed graph (CC_Dist_graph_create_adjacent). On that graph CC_Allreduce sums
@@ -8,7 +9,7 @@
  *
  *   mpiexec -n 12 cartcoll-life [--steps N] [--torus] [--check]
  *
- * Without --check it plays N generations (default 12) on a mesh (001's period 0), or on a torus, and
+ * Without --check it plays N generations (default 12) on a mesh (the paper's period 0), or on a torus, and
  * prints the board. With --check it plays on a mesh, a torus and a grid periodic in the first dimension
  * only; after every generation rank 0 of the base communicator gathers the board and every cell's count
  * of live neighbors and compares them with the serial Game of Life (life_serial.h) on the whole grid;

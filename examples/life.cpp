@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// 001 Listing 7's Game of Life through cartcoll's C++ API (life.c is the same program against the C
-// interface): one cell per process; the naming (set_naming, NamedComm), the generated Moore
+// The Game of Life of Träff, Hunold, Mercier and Holmes, Listing 7, through cartcoll's C++ API
+// (life.c is the same program against the C interface): one cell per process; the naming (set_naming, NamedComm), the generated Moore
 // neighborhood (NamedComm::neighbors, allranks_relative), the graph (create_graph_adjacent, reordering
 // allowed), the base communicator (comm_base) and the neighborhood sum (unified::run with
 // unified::Allreduce). Every communicator is a cartcoll::Communicator, freed when it goes out of scope.

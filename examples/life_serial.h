@@ -39,8 +39,9 @@ static inline void life_serial_count(const short *board, short *live, int rows, 
     }
 }
 
-/* One generation by 001 Listing 7's rule, given the counts of life_serial_count: fewer than 2 or
- * more than 3 live neighbors die, 3 bring a dead cell to life, 2 keep the state. In place. */
+/* One generation by the rule of Listing 7 of Träff, Hunold, Mercier and Holmes, given the counts of
+ * life_serial_count: fewer than 2 or more than 3 live neighbors die, 3 bring a dead cell to life, 2
+ * keep the state. In place. */
 static inline void life_serial_step(short *board, const short *live, int cells) {
   for (int i = 0; i < cells; ++i)
     if (live[i] < 2 || live[i] > 3)

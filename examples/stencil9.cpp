@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// A 2-D 9-point stencil halo exchange with Cart_alltoallw (000, Listing 3): rows, columns and
-// corners of a local (n+2)x(n+2) matrix move straight from and into the matrix through derived
-// datatypes. The halos are then checked against the MPI-free reference model.
+// A 2-D 9-point stencil halo exchange with Cart_alltoallw (Träff and Hunold, Cartesian Collective
+// Communication, Listing 3): rows, columns and corners of a local (n+2)x(n+2) matrix move straight
+// from and into the matrix through derived datatypes. The halos are then checked against the MPI-free reference model.
 #include <mpi.h>
 
 #include <cstdio>
@@ -15,7 +15,7 @@ namespace {
 
 constexpr int n = 6;  // interior size; the matrix is (n+2)x(n+2) with a halo of depth 1
 constexpr int t = 8;
-// Offsets (row, column): down, up, left, right, and the four diagonals, as in 000 Figure 1.
+// Offsets (row, column): down, up, left, right, and the four diagonals, as in Träff and Hunold's Figure 1.
 constexpr int offsets[t][2] = {{1, 0}, {-1, 0}, {0, -1}, {0, 1}, {1, 1}, {1, -1}, {-1, 1}, {-1, -1}};
 
 double interior_value(int rank, int row, int col) { return rank * 10000.0 + row * 100.0 + col; }

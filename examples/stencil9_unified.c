@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* 001's 9-point stencil (Figure 1b, section 3.3) against <cartcoll/unified.h>: a Jacobi iteration on a
- * 2-D grid of processes, each owning an n x n block of a global matrix with a halo of depth 1.
+/* The 9-point stencil of Träff, Hunold, Mercier and Holmes (Figure 1b, section 3.3) against
+ * <cartcoll/unified.h>: a Jacobi iteration on a 2-D grid of processes, each owning an n x n block of a global matrix with a halo of depth 1.
  *
  * - CC_Cart_name names the processes as a grid (no new communicator, no reordering);
  * - the 8 neighbors come from the generator CC_Cart_neighbors (Chebyshev, shadow 1, depth 1) and
@@ -11,7 +11,7 @@
  *
  *   mpiexec -n 6 cartcoll-stencil9-unified [--torus] [--check]
  *
- * Without --check it iterates on a mesh (001's period 0) or a torus and prints the iterations and the
+ * Without --check it iterates on a mesh (the paper's period 0) or a torus and prints the iterations and the
  * last change. With --check it runs on a mesh, a torus and a grid periodic in the first dimension
  * only; rank 0 of the base communicator gathers the matrix and compares it, and the number of
  * iterations, with the same Jacobi iteration computed serially on the whole matrix; the exit status is
@@ -26,7 +26,7 @@
  * - Off a mesh, CC_Cart_allranks_relative gives MPI_PROC_NULL, which CC_Dist_graph_create_adjacent
  *   refuses: those entries are dropped (with their blocks) from both lists, and the halo there keeps
  *   the boundary values. Each side drops exactly the edges whose other end would drop them too.
- * - recvcount is 1 (Figure 1b's 0 is a slip) and the displacements are MPI_Aint (001 section 2). */
+ * - recvcount is 1 (Figure 1b's 0 is a slip) and the displacements are MPI_Aint (the paper's section 2). */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
