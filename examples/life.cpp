@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The Game of Life of Träff, Hunold, Mercier and Holmes, Listing 7, through cartcoll's C++ API
-// (life.c is the same program against the C interface): one cell per process; the naming (set_naming, NamedComm), the generated Moore
+// (life.c is the same program against the C interface): one cell per process; the naming
+// (set_naming, NamedComm), the generated Moore
 // neighborhood (NamedComm::neighbors, allranks_relative), the graph (create_graph_adjacent, reordering
 // allowed), the base communicator (comm_base) and the neighborhood sum (unified::run with
 // unified::Allreduce). Every communicator is a cartcoll::Communicator, freed when it goes out of scope.
