@@ -4,11 +4,11 @@
 #include <algorithm>
 #include <string_view>
 
-#include "core/graph.hpp"
+#include "core/model/graph.hpp"
 #include "cartcoll/neighbor.h"
-#include "core/plan.hpp"
+#include "core/planning/plan.hpp"
 #include "cartcoll/topology.hpp"
-#include "util/neighborhoods.hpp"
+#include "core/model/neighborhoods.hpp"
 
 #if defined(CARTCOLL_HAVE_MPI_NEIGHBOR_INIT)
 #define NEIGHBOR_INIT(name) MPI_Neighbor_##name##_init

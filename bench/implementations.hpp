@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "cartcoll/cartcoll.h"
-#include "core/schedule.hpp"
+#include "core/model/schedule.hpp"
 #include "options.hpp"
 #include "workload.hpp"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "measure.hpp"
 
-#include "util/median.hpp"
+#include "core/support/median.hpp"
 
 #include <algorithm>
 #include <numeric>

@@ -7,10 +7,10 @@
 #include <initializer_list>
 #include <sstream>
 
-#include "core/plan.hpp"
+#include "core/planning/plan.hpp"
 #include "util/cli.hpp"
 #include "util/graphs.hpp"
-#include "util/neighborhoods.hpp"
+#include "core/model/neighborhoods.hpp"
 
 namespace bench {
 namespace {

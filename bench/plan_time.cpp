@@ -26,13 +26,13 @@
 #include <string>
 #include <vector>
 
-#include "allgather_tree.hpp"
-#include "core/plan.hpp"
-#include "core/schedule.hpp"
+#include "core/planning/allgather_tree.hpp"
+#include "core/planning/plan.hpp"
+#include "core/model/schedule.hpp"
 #include "cartcoll/topology.hpp"
 #include "util/cli.hpp"
-#include "util/median.hpp"
-#include "util/neighborhoods.hpp"
+#include "core/support/median.hpp"
+#include "core/model/neighborhoods.hpp"
 
 namespace {
 

@@ -10,8 +10,8 @@
 #include "cartcoll/cartcoll.h"
 #include "cartcoll/topology.hpp"
 #include "measure.hpp"
-#include "util/median.hpp"
-#include "util/neighborhoods.hpp"
+#include "core/support/median.hpp"
+#include "core/model/neighborhoods.hpp"
 #include "report.hpp"
 
 namespace bench {

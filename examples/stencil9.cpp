@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "cartcoll/cartcoll.h"
-#include "core/reference.hpp"
+#include "core/simulation/reference.hpp"
 
 namespace {
 

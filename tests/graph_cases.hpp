@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "core/graph.hpp"
+#include "core/model/graph.hpp"
 
 namespace cartcoll::test {
 

@@ -4,8 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "../capi/request_table.hpp"
-#include "../exec/progress.hpp"
+#include "api/c/request_table.hpp"
+#include "api/introspection.hpp"
 
 namespace cartcoll::interpose {
 
@@ -35,7 +35,7 @@ bool none_of_library(const MPI_Request* requests, int count) {
 
 bool native_requests(const MPI_Request* requests, int count) {
   if (disabled() || requests == nullptr || count < 0) return true;
-  if (detail::ProgressEngine::instance().outstanding() > 0) return false;
+  if (introspection::requests_in_flight() > 0) return false;
   return none_of_library(requests, count);
 }
 

@@ -1,12 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // libcartcoll_mpi: MPI's distributed-graph constructors, made by MPI, then looked at collectively
-// (src/comm/graph_create.hpp, attach_at_mpi_creation): a Cartesian neighborhood runs on the
+// (src/runtime/comm/graph_create.hpp, attach_at_mpi_creation): a Cartesian neighborhood runs on the
 // Cartesian planners, and a forced graph-combining gets its set-up now. CARTCOLL_DISABLE leaves
 // them to MPI alone.
 #include <mpi.h>
 
-#include "../capi/errors.hpp"
-#include "../comm/graph_create.hpp"
+#include "api/c/errors.hpp"
+#include "api/introspection.hpp"
 #include "control.hpp"
 
 namespace {
@@ -14,7 +14,7 @@ namespace {
 // What the constructor returns: MPI's failure, or the library's, which frees the new communicator.
 int attach_after(int created, MPI_Comm parent, MPI_Info info, MPI_Comm* graph) {
   if (created != MPI_SUCCESS || cartcoll::interpose::disabled() || *graph == MPI_COMM_NULL) return created;
-  const int code = cartcoll::capi::guarded(parent, [&] { cartcoll::detail::attach_at_mpi_creation(parent, *graph, info); });
+  const int code = cartcoll::capi::guarded(parent, [&] { cartcoll::introspection::attach_at_mpi_creation(parent, *graph, info); });
   if (code != MPI_SUCCESS) MPI_Comm_free(graph);
   return code;
 }

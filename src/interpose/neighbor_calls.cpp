@@ -7,7 +7,7 @@
 #include <mpi-ext.h>
 #endif
 
-#include "../capi/c_layouts.hpp"
+#include "api/c/argument_names.hpp"
 #include "cartcoll/neighbor.h"
 #include "control.hpp"
 #include "report.hpp"
@@ -25,7 +25,7 @@ int dispatch(const char* function, MPI_Comm comm, const MPI_Request* persistent,
 
 }  // namespace
 
-// Each collective's parameters, as MPI declares them, named as c_layouts.hpp's argument lists name them.
+// Each collective's parameters, as MPI declares them, named as argument_names.hpp names them.
 #define ALLGATHER_PARAMETERS \
   const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype
 #define ALLGATHERV_PARAMETERS                                                                                     \

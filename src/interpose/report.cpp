@@ -9,8 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "../comm/state.hpp"
-#include "../exec/mpi_check.hpp"
+#include "api/introspection.hpp"
 #include "cartcoll/neighbor.hpp"
 #include "control.hpp"
 
@@ -60,9 +59,9 @@ struct Keys {
 const Keys& keys() {
   static const Keys made = [] {
     Keys k;
-    detail::check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k.record, nullptr),
+    introspection::check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k.record, nullptr),
                   "MPI_Comm_create_keyval");
-    detail::check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_report, &k.report,
+    introspection::check(MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, delete_report, &k.report,
                                          reinterpret_cast<void*>(static_cast<std::intptr_t>(k.record))),
                   "MPI_Comm_create_keyval");
     return k;
@@ -73,16 +72,16 @@ const Keys& keys() {
 Report& report() {
   void* value = nullptr;
   int found = 0;
-  detail::check(MPI_Comm_get_attr(MPI_COMM_SELF, keys().report, &value, &found), "MPI_Comm_get_attr");
+  introspection::check(MPI_Comm_get_attr(MPI_COMM_SELF, keys().report, &value, &found), "MPI_Comm_get_attr");
   if (found) return *static_cast<Report*>(value);
   auto made = std::make_unique<Report>();
-  detail::check(MPI_Comm_set_attr(MPI_COMM_SELF, keys().report, made.get()), "MPI_Comm_set_attr");
+  introspection::check(MPI_Comm_set_attr(MPI_COMM_SELF, keys().report, made.get()), "MPI_Comm_set_attr");
   return *made.release();
 }
 
 std::string topology_of(MPI_Comm comm) {
   int kind = MPI_UNDEFINED;
-  detail::check(MPI_Topo_test(comm, &kind), "MPI_Topo_test");
+  introspection::check(MPI_Topo_test(comm, &kind), "MPI_Topo_test");
   switch (kind) {
     case MPI_DIST_GRAPH: return "dist_graph";
     case MPI_GRAPH: return "graph";
@@ -94,24 +93,24 @@ std::string topology_of(MPI_Comm comm) {
 // MPI's implementations send one message per destination that is another process.
 int edges_to_others(MPI_Comm comm) {
   int rank = 0, edges = 0;
-  detail::check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  introspection::check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   for (int destination : NeighborComm(comm).destinations()) edges += destination != MPI_PROC_NULL && destination != rank;
   return edges;
 }
 
-CommRecord& record_of(MPI_Comm comm, const detail::CommState& state) {
+CommRecord& record_of(MPI_Comm comm, const introspection::LastRun& run) {
   void* value = nullptr;
   int found = 0;
-  detail::check(MPI_Comm_get_attr(comm, keys().record, &value, &found), "MPI_Comm_get_attr");
+  introspection::check(MPI_Comm_get_attr(comm, keys().record, &value, &found), "MPI_Comm_get_attr");
   if (found) return *static_cast<CommRecord*>(value);
   Report& all = report();
   auto made = std::make_unique<CommRecord>();
   made->number = static_cast<int>(all.comms.size()) + 1;
   made->topology = topology_of(comm);
-  made->neighborhood = state.neighborhood.kind() == NeighborhoodKind::cartesian ? "cartesian" : "graph";
-  detail::check(MPI_Comm_size(comm, &made->size), "MPI_Comm_size");
+  made->neighborhood = run.cartesian ? "cartesian" : "graph";
+  introspection::check(MPI_Comm_size(comm, &made->size), "MPI_Comm_size");
   made->edges = edges_to_others(comm);
-  detail::check(MPI_Comm_set_attr(comm, keys().record, made.get()), "MPI_Comm_set_attr");
+  introspection::check(MPI_Comm_set_attr(comm, keys().record, made.get()), "MPI_Comm_set_attr");
   all.comms.push_back(std::move(made));
   return *all.comms.back();
 }
@@ -121,11 +120,10 @@ CommRecord& record_of(MPI_Comm comm, const detail::CommState& state) {
 void count_call(const char* function, MPI_Comm comm, const MPI_Request* persistent) {
   if (!reporting()) return;
   try {
-    const auto state = detail::find_state(comm);
-    if (!state || !state->last_run) return;
-    const detail::CommState::Run& run = *state->last_run;
-    Tally& tally = record_of(comm, *state).runs[{function, std::string(run.algorithm.name())}];
-    tally.messages = run.messages;
+    const auto run = introspection::last_run(comm);
+    if (!run) return;
+    Tally& tally = record_of(comm, *run).runs[{function, run->algorithm}];
+    tally.messages = run->messages;
     if (persistent != nullptr)
       report().persistent[*persistent] = &tally;
     else

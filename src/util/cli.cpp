@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "cartcoll/version.h"
-#include "neighborhoods.hpp"
+#include "core/model/neighborhoods.hpp"
 
 namespace cartcoll::cli {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "../describe.hpp"
-#include "core/plan.hpp"
+#include "core/planning/plan.hpp"
 #include "cartcoll/topology.hpp"
 #include "fuzz_cases.hpp"
 

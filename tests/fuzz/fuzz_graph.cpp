@@ -13,10 +13,10 @@
 #include <utility>
 #include <vector>
 
-#include "core/graph.hpp"
-#include "core/graph_combining.hpp"
-#include "core/graph_routing.hpp"
-#include "core/plan.hpp"
+#include "core/model/graph.hpp"
+#include "core/algorithms/graph_combining/graph_combining.hpp"
+#include "core/algorithms/graph_routing/graph_routing.hpp"
+#include "core/planning/plan.hpp"
 #include "fuzz_cases.hpp"
 
 namespace cartcoll::fuzz {

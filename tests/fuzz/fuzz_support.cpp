@@ -6,7 +6,7 @@
 #include <exception>
 #include <optional>
 
-#include "core/simulator.hpp"
+#include "core/simulation/simulator.hpp"
 
 namespace cartcoll::fuzz {
 

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "core/reference.hpp"
-#include "core/schedule.hpp"
+#include "core/simulation/reference.hpp"
+#include "core/model/schedule.hpp"
 
 namespace cartcoll::fuzz {
 

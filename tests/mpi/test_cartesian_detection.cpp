@@ -23,8 +23,8 @@
 #include "cartcoll/cartesian_naming.hpp"
 #include "cartcoll/neighbor.h"
 #include "cartcoll/unified.h"
-#include "comm/state.hpp"
-#include "util/neighborhoods.hpp"
+#include "runtime/comm/state.hpp"
+#include "core/model/neighborhoods.hpp"
 
 using namespace support;
 using cartcoll::CartesianNaming;

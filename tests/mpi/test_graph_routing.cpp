@@ -19,7 +19,7 @@
 #include "../support/graph_traffic.hpp"
 #include "../support/orders_and_leaks.hpp"
 #include "../support/watchdog.hpp"
-#include "core/graph_routing.hpp"
+#include "core/algorithms/graph_routing/graph_routing.hpp"
 #include "cartcoll/neighbor.h"
 #include "util/graphs.hpp"
 

@@ -19,7 +19,7 @@
 #include "../support/neighborhoods.hpp"
 #include "../support/watchdog.hpp"
 #include "cartcoll/iso.h"
-#include "util/neighborhoods.hpp"
+#include "core/model/neighborhoods.hpp"
 
 using namespace support;
 

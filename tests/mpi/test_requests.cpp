@@ -8,7 +8,7 @@
 
 #include "../support/cart_fixture.hpp"
 #include "../support/handle_census.hpp"
-#include "exec/argument_print.hpp"
+#include "runtime/exec/argument_print.hpp"
 
 using namespace support;
 

@@ -15,7 +15,7 @@
 #include "../support/cart_fixture.hpp"
 #include "traffic_census.hpp"
 #include "cartcoll/cartcoll.hpp"
-#include "comm/neighborhood.hpp"
+#include "runtime/comm/neighborhood.hpp"
 
 using namespace support;
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// The MPI transport of the distributed set-up protocols (src/graph/mpi_transport.hpp), over both
+// The MPI transport of the distributed set-up protocols (src/runtime/setup/mpi_transport.hpp), over both
 // kinds of sparse exchange (probing, and routed as under SMPI): parcels arrive in their round,
 // ordered by sender, and a protocol that throws on one process is an error of the same class on
 // every process after the last round, never a hang; the communicator stays usable.
@@ -14,9 +14,9 @@
 
 #include "../support/watchdog.hpp"
 #include "cartcoll/error.hpp"
-#include "comm/collective.hpp"
-#include "comm/sparse_exchange.hpp"
-#include "graph/mpi_transport.hpp"
+#include "runtime/comm/collective.hpp"
+#include "runtime/comm/sparse_exchange.hpp"
+#include "runtime/setup/mpi_transport.hpp"
 
 using cartcoll::Errc;
 using cartcoll::Error;
@@ -153,7 +153,7 @@ TEST(SetupTransport, BothExchangesDeliverEveryParcelInItsSendersOrder) {
   }
 }
 
-// The barrier the exchange of every round ends with (src/comm/collective.hpp), both kinds: no process
+// The barrier the exchange of every round ends with (src/runtime/comm/collective.hpp), both kinds: no process
 // leaves it before the last has entered (SMPI 3.32's MPI_Ibarrier failed this). Three barriers in a
 // row on one tag, each entered late by another process, stay apart.
 TEST(SetupTransport, NoProcessLeavesABarrierBeforeTheLastEnters) {

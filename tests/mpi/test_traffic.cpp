@@ -19,8 +19,8 @@
 #include "../support/neighborhoods.hpp"
 #include "traffic_census.hpp"
 #include "cartcoll/cartcoll.hpp"
-#include "core/plan.hpp"
-#include "util/neighborhoods.hpp"
+#include "core/planning/plan.hpp"
+#include "core/model/neighborhoods.hpp"
 
 using namespace support;
 

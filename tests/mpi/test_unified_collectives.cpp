@@ -34,10 +34,10 @@
 #include "../support/orders_and_leaks.hpp"
 #include "../support/watchdog.hpp"
 #include "cartcoll/neighbor.h"
-#include "core/reference.hpp"
+#include "core/simulation/reference.hpp"
 #include "cartcoll/unified_collectives.h"
 #include "cartcoll/unified_collectives.hpp"
-#include "unified/dispatch.hpp"
+#include "runtime/unified/dispatch.hpp"
 
 using namespace support;
 using cartcoll::Graph;

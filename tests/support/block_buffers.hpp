@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "core/reference.hpp"
+#include "core/simulation/reference.hpp"
 
 namespace support {
 

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/plan.hpp"
-#include "util/neighborhoods.hpp"
+#include "core/planning/plan.hpp"
+#include "core/model/neighborhoods.hpp"
 
 namespace support {
 

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "core/reference.hpp"
+#include "core/simulation/reference.hpp"
 
 namespace support {
 

@@ -7,7 +7,7 @@
 
 #include "cartcoll/cartcoll.h"
 #include "cartcoll/neighbor.h"
-#include "core/reference.hpp"
+#include "core/simulation/reference.hpp"
 
 namespace support {
 

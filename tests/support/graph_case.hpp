@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "block_buffers.hpp"
-#include "core/graph.hpp"
+#include "core/model/graph.hpp"
 #include "api_table.hpp"
 
 namespace support {

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "api_table.hpp"
-#include "core/graph.hpp"
+#include "core/model/graph.hpp"
 #include "graph_case.hpp"
 
 namespace support {

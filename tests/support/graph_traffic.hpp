@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "core/graph.hpp"
+#include "core/model/graph.hpp"
 #include "graph_case.hpp"
 #include "traffic_census.hpp"
 

@@ -3,7 +3,7 @@
 
 #include <random>
 
-#include "util/neighborhoods.hpp"
+#include "core/model/neighborhoods.hpp"
 
 namespace support {
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "../graph_cases.hpp"
-#include "core/graph.hpp"
+#include "core/model/graph.hpp"
 #include "test_support.hpp"
 
 namespace cartcoll::test {

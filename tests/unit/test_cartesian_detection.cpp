@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Cartesian detection without MPI (core/cartesian_detection.hpp): relative offsets, the agreed
+// Cartesian detection without MPI (core/model/cartesian_detection.hpp): relative offsets, the agreed
 // offset list, the per-process match; and the proof that matters: on every detected graph, every
 // Cartesian planner's schedule, renumbered to the graph's blocks, delivers what the graph reference
 // model says MPI 4.1 prescribes (k-th occurrence matching), in the simulator. The collective steps
-// are the same three as src/comm/cartesian_detection.cpp's, done here over all processes at once.
+// are the same three as src/runtime/comm/cartesian_detection.cpp's, done here over all processes at once.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -11,13 +11,13 @@
 #include <random>
 #include <vector>
 
-#include "core/cartesian_detection.hpp"
+#include "core/model/cartesian_detection.hpp"
 #include "cartcoll/error.hpp"
-#include "core/graph.hpp"
-#include "core/plan.hpp"
-#include "core/reference.hpp"
+#include "core/model/graph.hpp"
+#include "core/planning/plan.hpp"
+#include "core/simulation/reference.hpp"
 #include "test_support.hpp"
-#include "util/neighborhoods.hpp"
+#include "core/model/neighborhoods.hpp"
 
 namespace cartcoll {
 namespace {

@@ -2,8 +2,8 @@
 // The cost model behind `auto`: figures of schedules, predicted times, and the choice they imply.
 #include <gtest/gtest.h>
 
-#include "core/cost.hpp"
-#include "util/neighborhoods.hpp"
+#include "core/planning/cost.hpp"
+#include "core/model/neighborhoods.hpp"
 
 namespace cartcoll {
 namespace {

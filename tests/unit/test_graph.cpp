@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/graph.hpp"
+#include "core/model/graph.hpp"
 #include "graph_support.hpp"
 #include "test_support.hpp"
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "../graph_cases.hpp"
-#include "core/graph.hpp"
-#include "core/graph_collectives.hpp"
+#include "core/model/graph.hpp"
+#include "core/unified/graph_collectives.hpp"
 #include "test_support.hpp"
 
 namespace cartcoll {

@@ -12,12 +12,12 @@
 #include <string>
 #include <vector>
 
-#include "core/graph.hpp"
-#include "core/graph_combining.hpp"
-#include "core/replay.hpp"
-#include "graph/combining_setup.hpp"
-#include "graph/lockstep.hpp"
-#include "graph/simulated_transport.hpp"
+#include "core/model/graph.hpp"
+#include "core/algorithms/graph_combining/graph_combining.hpp"
+#include "core/simulation/replay.hpp"
+#include "core/algorithms/graph_combining/combining_setup.hpp"
+#include "core/setup/lockstep.hpp"
+#include "core/setup/simulated_transport.hpp"
 #include "graph_support.hpp"
 #include "test_support.hpp"
 #include "throws.hpp"

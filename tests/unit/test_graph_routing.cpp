@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "core/graph.hpp"
-#include "core/graph_routing.hpp"
+#include "core/model/graph.hpp"
+#include "core/algorithms/graph_routing/graph_routing.hpp"
 #include "graph_support.hpp"
 #include "test_support.hpp"
 #include "throws.hpp"

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "test_support.hpp"
-#include "util/neighborhoods.hpp"
+#include "core/model/neighborhoods.hpp"
 
 namespace cartcoll {
 namespace {

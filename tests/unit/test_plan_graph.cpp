@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "core/graph.hpp"
+#include "core/model/graph.hpp"
 #include "graph_figures.hpp"
 #include "util/graphs.hpp"
 

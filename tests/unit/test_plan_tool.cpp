@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
-#include "core/plan.hpp"
+#include "core/planning/plan.hpp"
 #include "cartcoll/topology.hpp"
 #include "cartcoll/version.h"
 #include "plan_figures.hpp"
 #include "util/cli.hpp"
-#include "util/neighborhoods.hpp"
+#include "core/model/neighborhoods.hpp"
 
 namespace cartcoll {
 namespace {

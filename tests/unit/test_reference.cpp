@@ -7,7 +7,7 @@
 #include <initializer_list>
 #include <vector>
 
-#include "core/reference.hpp"
+#include "core/simulation/reference.hpp"
 #include "test_support.hpp"
 
 namespace cartcoll {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "cartcoll/error.hpp"
-#include "core/replay.hpp"
+#include "core/simulation/replay.hpp"
 #include "throws.hpp"
 
 namespace cartcoll {

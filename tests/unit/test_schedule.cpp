@@ -9,7 +9,7 @@
 #include <tuple>
 #include <vector>
 
-#include "core/cost.hpp"
+#include "core/planning/cost.hpp"
 #include "test_support.hpp"
 
 namespace cartcoll {

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // The neighborhood generators (the unified-interfaces paper by Träff, Hunold, Mercier and Holmes,
 // Listing 6): the papers' stencils by count and by list, every small shape against the box filtered
-// by its norm (src/util/neighborhoods.hpp: a different walk), the order, the shadow, sizes far
+// by its norm (src/core/model/neighborhoods.hpp: a different walk), the order, the shadow, sizes far
 // beyond what can be listed, and bad shapes.
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 
 #include "cartcoll/stencil.hpp"
 #include "throws.hpp"
-#include "util/neighborhoods.hpp"
+#include "core/model/neighborhoods.hpp"
 
 namespace cartcoll {
 namespace {

@@ -16,12 +16,12 @@
 
 #include "../describe.hpp"
 #include "cartcoll/error.hpp"
-#include "core/plan.hpp"
-#include "core/reference.hpp"
-#include "core/schedule.hpp"
-#include "core/simulator.hpp"
+#include "core/planning/plan.hpp"
+#include "core/simulation/reference.hpp"
+#include "core/model/schedule.hpp"
+#include "core/simulation/simulator.hpp"
 #include "cartcoll/topology.hpp"
-#include "util/neighborhoods.hpp"
+#include "core/model/neighborhoods.hpp"
 
 namespace cartcoll::test {
 

@@ -9,7 +9,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "core/plan.hpp"
+#include "core/planning/plan.hpp"
 #include "graph_proof.hpp"
 
 namespace cartcoll::plan_tool {

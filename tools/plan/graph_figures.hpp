@@ -6,11 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "core/cost.hpp"
-#include "core/graph.hpp"
-#include "core/graph_combining.hpp"
-#include "core/graph_routing.hpp"
-#include "core/replay.hpp"
+#include "core/planning/cost.hpp"
+#include "core/model/graph.hpp"
+#include "core/algorithms/graph_combining/graph_combining.hpp"
+#include "core/algorithms/graph_routing/graph_routing.hpp"
+#include "core/simulation/replay.hpp"
 #include "plan_figures.hpp"
 
 namespace cartcoll::plan_tool {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "graph_proof.hpp"
 
-#include "core/reference.hpp"
-#include "core/simulator.hpp"
+#include "core/simulation/reference.hpp"
+#include "core/simulation/simulator.hpp"
 
 namespace cartcoll::plan_tool {
 

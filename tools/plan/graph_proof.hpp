@@ -4,8 +4,8 @@
 // one size whose bytes depend on sender, block and position, compared with the reference model.
 #include <span>
 
-#include "core/graph.hpp"
-#include "core/schedule.hpp"
+#include "core/model/graph.hpp"
+#include "core/model/schedule.hpp"
 
 namespace cartcoll::plan_tool {
 

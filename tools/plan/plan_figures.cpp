@@ -9,10 +9,10 @@
 #include <sstream>
 #include <string_view>
 
-#include "allgather_tree.hpp"
+#include "core/planning/allgather_tree.hpp"
 #include "cartcoll/error.hpp"
-#include "core/plan.hpp"
-#include "core/schedule.hpp"
+#include "core/planning/plan.hpp"
+#include "core/model/schedule.hpp"
 #include "util/cli.hpp"
 
 namespace cartcoll::plan_tool {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "core/graph_combining.hpp"
-#include "core/replay.hpp"
+#include "core/algorithms/graph_combining/graph_combining.hpp"
+#include "core/simulation/replay.hpp"
 #include "cartcoll/topology.hpp"
 #include "util/graphs.hpp"
 

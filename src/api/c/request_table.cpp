@@ -1,0 +1,118 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "request_table.hpp"
+
+#include <deque>
+#include <map>
+#include <memory>
+
+#include "runtime/comm/keyval.hpp"
+#include "runtime/exec/mpi_check.hpp"
+#include "errors.hpp"
+
+namespace cartcoll::capi {
+
+namespace {
+
+struct Table {
+  std::map<MPI_Request, std::unique_ptr<LibraryRequest>> entries;  // live and retired
+  std::deque<LibraryRequest*> retired;                              // oldest first
+};
+
+// At MPI_Finalize: every handle the library holds is completed and given back to MPI.
+int delete_table(MPI_Comm, int, void* value, void*) {
+  std::unique_ptr<Table> table(static_cast<Table*>(value));
+  for (auto& [handle, entry] : table->entries) {
+    MPI_Request freed = handle;
+    MPI_Grequest_complete(freed);
+    MPI_Request_free(&freed);
+  }
+  return MPI_SUCCESS;
+}
+
+// The table of this process: an attribute of MPI_COMM_SELF, made on first use, gone at MPI_Finalize.
+Table& table() {
+  static const int keyval = detail::create_keyval_freed_at_finalize(MPI_COMM_NULL_COPY_FN, delete_table);
+  void* value = nullptr;
+  int found = 0;
+  detail::check(MPI_Comm_get_attr(MPI_COMM_SELF, keyval, &value, &found), "MPI_Comm_get_attr");
+  if (found) return *static_cast<Table*>(value);
+  auto made = std::make_unique<Table>();
+  detail::check(MPI_Comm_set_attr(MPI_COMM_SELF, keyval, made.get()), "MPI_Comm_set_attr");
+  return *made.release();
+}
+
+// Generalized-request callbacks. MPI calls them only at MPI_Finalize (delete_table): the library
+// completes its requests itself, so there is nothing to report, release or cancel.
+int query(void*, MPI_Status* status) {
+  set_empty_status(status);
+  return MPI_SUCCESS;
+}
+int release(void*) { return MPI_SUCCESS; }
+int cancel(void*, int) { return MPI_SUCCESS; }
+
+}  // namespace
+
+void set_empty_status(MPI_Status* status) {
+  if (status == MPI_STATUS_IGNORE) return;
+  status->MPI_SOURCE = MPI_ANY_SOURCE;
+  status->MPI_TAG = MPI_ANY_TAG;
+  status->MPI_ERROR = MPI_SUCCESS;
+  MPI_Status_set_elements(status, MPI_BYTE, 0);
+  MPI_Status_set_cancelled(status, 0);
+}
+
+MPI_Request register_request(Request request) {
+  Table& requests = table();
+  if (requests.retired.size() > retired_kept) {
+    LibraryRequest* reused = requests.retired.front();
+    requests.retired.pop_front();
+    reused->request = std::move(request);
+    reused->retired = false;
+    return reused->handle;
+  }
+  auto entry = std::make_unique<LibraryRequest>(LibraryRequest{std::move(request)});
+  detail::check(MPI_Grequest_start(query, release, cancel, nullptr, &entry->handle), "MPI_Grequest_start");
+  const MPI_Request handle = entry->handle;
+  requests.entries[handle] = std::move(entry);
+  return handle;
+}
+
+LibraryRequest* find_request(MPI_Request handle) {
+  if (handle == MPI_REQUEST_NULL) return nullptr;
+  Table& requests = table();
+  const auto found = requests.entries.find(handle);
+  return found == requests.entries.end() ? nullptr : found->second.get();
+}
+
+bool any_library_request(std::span<const MPI_Request> handles) {
+  const Table& requests = table();
+  if (requests.entries.empty()) return false;
+  for (const MPI_Request handle : handles)
+    if (handle != MPI_REQUEST_NULL && requests.entries.count(handle) != 0) return true;
+  return false;
+}
+
+bool any_stale_request(std::span<const MPI_Request> handles) {
+  const Table& requests = table();
+  if (requests.retired.empty()) return false;
+  for (const MPI_Request handle : handles) {
+    if (handle == MPI_REQUEST_NULL) continue;
+    const auto found = requests.entries.find(handle);
+    if (found != requests.entries.end() && found->second->retired) return true;
+  }
+  return false;
+}
+
+void retire(LibraryRequest& entry, MPI_Request* handle) {
+  entry.request = Request();
+  entry.retired = true;
+  table().retired.push_back(&entry);
+  *handle = MPI_REQUEST_NULL;
+}
+
+int stale_handle() {
+  report(Error(Errc::request, "a freed or foreign request handle"));
+  return raise(MPI_COMM_SELF, MPI_ERR_REQUEST);
+}
+
+}  // namespace cartcoll::capi

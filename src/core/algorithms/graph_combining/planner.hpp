@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// graph-combining's planner, which node-combining runs on graphs too: there the set-up has paired
+// friends only within a node (CombiningParameters::node_size).
+#include "core/planning/plan.hpp"
+
+namespace cartcoll::detail {
+
+// Mirsadeghi et al.'s (Exploiting Common Neighborhoods) schedule from view.pattern (the direct
+// exchange where no set-up ran).
+Schedule plan_graph_combining(const GraphView& view, Collective collective);
+
+}  // namespace cartcoll::detail

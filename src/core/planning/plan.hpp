@@ -1,0 +1,70 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// Planners: one process's view of a neighborhood + a collective -> Schedule. Pure code, no MPI.
+//
+// Every algorithm is one registered entry (src/core/planning/registry.cpp lists them); the rest of the
+// library, the tools and the tests find planners through this table, by name or by what they serve,
+// and never name an algorithm themselves.
+#include <optional>
+#include <span>
+#include <string_view>
+
+#include "cartcoll/algorithm.hpp"
+#include "cartcoll/export.h"
+#include "core/model/graph.hpp"
+#include "core/model/schedule.hpp"
+#include "cartcoll/topology.hpp"
+
+namespace cartcoll {
+
+// A Cartesian (isomorphic) neighborhood as one process sees it: process R sends block i to
+// R + offsets[i] and receives block i from R - offsets[i] on `grid`; `coords` are R's.
+struct CartesianView {
+  const Grid& grid;
+  const Offsets& offsets;
+  std::span<const int> coords;
+  // Processes whose ranks have equal rank / node_size share a node (0: all share one), for planners
+  // that need it (PlannerEntry::needs_nodes).
+  int node_size = 0;
+};
+
+// The two kinds of neighborhood a planner can serve.
+enum class NeighborhoodKind : std::uint8_t { cartesian, graph };
+
+// A registered planner.
+struct PlannerEntry {
+  std::string_view name;     // the value of the cartcoll_algorithm info key / CARTCOLL_ALGORITHM
+  std::string_view summary;  // one line, for tools and documentation
+  bool serves_alltoall;
+  bool serves_allgather;
+  bool auto_candidate;       // whether `auto` chooses among it
+  Schedule (*plan_cartesian)(const CartesianView&, Collective);  // nullptr: serves no Cartesian neighborhood
+  Schedule (*plan_graph)(const GraphView&, Collective);          // nullptr: serves no distributed graph
+  // Whether plan_graph uses GraphView::pattern, the result of the distributed set-up
+  // (graph_combining.hpp), which the MPI layer then runs at graph creation.
+  bool needs_setup = false;
+  // Whether plan_cartesian uses CartesianView::node_size; `auto` skips such a planner where the
+  // processes share one node (it would plan the direct exchange).
+  bool needs_nodes = false;
+  // Whether plan_graph uses GraphView::routing (graph_routing.hpp), the result of the routing
+  // set-up, which the MPI layer runs at graph creation where blocks are asserted to have one
+  // signature.
+  bool needs_routing = false;
+
+  bool serves(Collective collective) const {
+    return collective == Collective::alltoall ? serves_alltoall : serves_allgather;
+  }
+  bool serves(NeighborhoodKind kind) const {
+    return kind == NeighborhoodKind::cartesian ? plan_cartesian != nullptr : plan_graph != nullptr;
+  }
+};
+
+// The registry, in registration order (the order is the same in every process of one build).
+CARTCOLL_API std::span<const PlannerEntry> planners();
+
+// Plans `algorithm` for the process `view` describes; Error(Errc::arg) for `auto` or a collective or
+// neighborhood kind the planner does not serve.
+CARTCOLL_API Schedule plan(Algorithm algorithm, const CartesianView& view, Collective collective);
+CARTCOLL_API Schedule plan(Algorithm algorithm, const GraphView& view, Collective collective);
+
+}  // namespace cartcoll

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "simulator.hpp"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+
+namespace cartcoll {
+
+namespace {
+
+using reference::Bytes;
+
+std::string where(int rank, std::size_t phase) {
+  return "rank " + std::to_string(rank) + ", phase " + std::to_string(phase);
+}
+
+class Process {
+ public:
+  Process(int rank, const Schedule& schedule, const std::vector<Bytes>& send, std::vector<Bytes> recv)
+      : rank_(rank), send_(&send), recv_(std::move(recv)) {
+    if (static_cast<int>(send.size()) != schedule.send_blocks || static_cast<int>(recv_.size()) != schedule.recv_blocks)
+      throw ScheduleError("rank " + std::to_string(rank) + ": the schedule has " +
+                          std::to_string(schedule.send_blocks) + " send and " + std::to_string(schedule.recv_blocks) +
+                          " receive blocks, the buffers " + std::to_string(send.size()) + " and " +
+                          std::to_string(recv_.size()));
+    for (const TempBlock& temp : schedule.temps) {
+      if (temp.like == Buffer::temp) throw ScheduleError(where(rank, 0) + ": a temp block is declared like a temp");
+      temps_.push_back(Bytes(block(temp.like == Buffer::send ? *send_ : recv_, temp.index).size()));
+    }
+  }
+
+  const Bytes& read(BlockRef ref) const {
+    switch (ref.buffer) {
+      case Buffer::send: return block(*send_, ref.block);
+      case Buffer::recv: return block(recv_, ref.block);
+      case Buffer::temp: return block(temps_, ref.block);
+    }
+    throw ScheduleError("bad buffer");
+  }
+  Bytes& write(BlockRef ref) {
+    if (ref.buffer == Buffer::send) throw ScheduleError("rank " + std::to_string(rank_) + ": a schedule writes the send buffer");
+    return const_cast<Bytes&>(read(ref));
+  }
+  std::vector<Bytes> release() { return std::move(recv_); }
+
+ private:
+  const Bytes& block(const std::vector<Bytes>& blocks, int index) const {
+    if (index < 0 || static_cast<std::size_t>(index) >= blocks.size())
+      throw ScheduleError("rank " + std::to_string(rank_) + ": block index " + std::to_string(index) +
+                          " is outside its buffer");
+    return blocks[static_cast<std::size_t>(index)];
+  }
+
+  int rank_;
+  const std::vector<Bytes>* send_;
+  std::vector<Bytes> recv_;
+  std::vector<Bytes> temps_;
+};
+
+const Phase& phase_of(const Schedule& schedule, std::size_t index) {
+  static const Phase empty;
+  return index < schedule.phases.size() ? schedule.phases[index] : empty;
+}
+
+// A block read and written in the same phase, or written twice, makes the real execution racy.
+void check_hazards(int rank, std::size_t index, const Phase& phase) {
+  std::set<std::pair<Buffer, int>> written, read;
+  for (const Message& receive : phase.recvs)
+    for (const BlockRef& ref : receive.blocks)
+      if (!written.insert({ref.buffer, ref.block}).second)
+        throw ScheduleError(where(rank, index) + ": a block is received twice");
+  for (const Message& send : phase.sends)
+    for (const BlockRef& ref : send.blocks) read.insert({ref.buffer, ref.block});
+  for (const auto& block : written)
+    if (read.count(block)) throw ScheduleError(where(rank, index) + ": a block is sent and received");
+}
+
+using Mailbox = std::map<std::pair<int, int>, std::deque<Bytes>>;  // (from, to) -> FIFO of byte streams
+
+void check_peer(int rank, std::size_t index, int peer, std::size_t p) {
+  if (peer < 0 || static_cast<std::size_t>(peer) >= p)
+    throw ScheduleError(where(rank, index) + ": peer " + std::to_string(peer) + " is out of range");
+}
+
+// Blocks travel as one byte stream, as in a combined datatype.
+void post_sends(int rank, std::size_t index, const Phase& phase, const Process& process, std::size_t p,
+                Mailbox& mailbox) {
+  for (const Message& send : phase.sends) {
+    check_peer(rank, index, send.peer, p);
+    Bytes stream;
+    for (const BlockRef& ref : send.blocks) {
+      const Bytes& block = process.read(ref);
+      stream.insert(stream.end(), block.begin(), block.end());
+    }
+    mailbox[{rank, send.peer}].push_back(std::move(stream));
+  }
+}
+
+// The stream is split by the receive blocks' sizes.
+void deliver(int rank, std::size_t index, const Message& receive, Mailbox& mailbox, Process& process, std::size_t p) {
+  check_peer(rank, index, receive.peer, p);
+  auto queue = mailbox.find({receive.peer, rank});
+  if (queue == mailbox.end() || queue->second.empty())
+    throw ScheduleError(where(rank, index) + ": receive from rank " + std::to_string(receive.peer) + " meets no send");
+  const Bytes stream = std::move(queue->second.front());
+  queue->second.pop_front();
+  std::size_t expected = 0;
+  for (const BlockRef& ref : receive.blocks) expected += process.write(ref).size();
+  if (stream.size() != expected)
+    throw ScheduleError(where(rank, index) + ": " + std::to_string(stream.size()) + " bytes sent by rank " +
+                        std::to_string(receive.peer) + ", " + std::to_string(expected) + " expected");
+  std::size_t at = 0;
+  for (const BlockRef& ref : receive.blocks) {
+    Bytes& into = process.write(ref);
+    std::copy_n(stream.begin() + static_cast<std::ptrdiff_t>(at), into.size(), into.begin());
+    at += into.size();
+  }
+}
+
+void run_copies(int rank, std::size_t index, const Phase& phase, Process& process) {
+  for (const Copy& copy : phase.copies) {
+    const Bytes from = process.read(copy.from);
+    Bytes& to = process.write(copy.to);
+    if (from.size() != to.size())
+      throw ScheduleError(where(rank, index) + ": local copy between blocks of different sizes");
+    to = from;
+  }
+}
+
+void run_reductions(int rank, std::size_t index, const Phase& phase, Process& process, const reference::ReduceOp& op) {
+  for (const Reduction& reduction : phase.reductions) {
+    if (!op) throw ScheduleError(where(rank, index) + ": a reduction without a reduction operation");
+    const Bytes from = process.read(reduction.from);
+    Bytes& into = process.write(reduction.into);
+    if (from.size() != into.size())
+      throw ScheduleError(where(rank, index) + ": reduction between blocks of different sizes");
+    op(from, into);
+  }
+}
+
+}  // namespace
+
+reference::Blocks simulate(std::span<const Schedule> schedules, const reference::Blocks& send, reference::Blocks recv,
+                           const reference::ReduceOp& op) {
+  const std::size_t p = schedules.size();
+  if (send.size() != p || recv.size() != p) throw std::invalid_argument("one buffer set per process");
+  std::vector<Process> processes;
+  processes.reserve(p);
+  std::size_t phase_count = 0;
+  for (std::size_t rank = 0; rank < p; ++rank) {
+    processes.emplace_back(static_cast<int>(rank), schedules[rank], send[rank], std::move(recv[rank]));
+    phase_count = std::max(phase_count, schedules[rank].phases.size());
+  }
+  for (std::size_t index = 0; index < phase_count; ++index) {
+    Mailbox mailbox;
+    for (std::size_t rank = 0; rank < p; ++rank) {
+      const Phase& phase = phase_of(schedules[rank], index);
+      check_hazards(static_cast<int>(rank), index, phase);
+      post_sends(static_cast<int>(rank), index, phase, processes[rank], p, mailbox);
+    }
+    for (std::size_t rank = 0; rank < p; ++rank)
+      for (const Message& receive : phase_of(schedules[rank], index).recvs)
+        deliver(static_cast<int>(rank), index, receive, mailbox, processes[rank], p);
+    for (const auto& [pair, queue] : mailbox)
+      if (!queue.empty())
+        throw ScheduleError("phase " + std::to_string(index) + ": rank " + std::to_string(pair.first) +
+                            " sends to rank " + std::to_string(pair.second) + " with no matching receive");
+    for (std::size_t rank = 0; rank < p; ++rank) {
+      run_copies(static_cast<int>(rank), index, phase_of(schedules[rank], index), processes[rank]);
+      run_reductions(static_cast<int>(rank), index, phase_of(schedules[rank], index), processes[rank], op);
+    }
+  }
+  reference::Blocks result(p);
+  for (std::size_t rank = 0; rank < p; ++rank) result[rank] = processes[rank].release();
+  return result;
+}
+
+}  // namespace cartcoll

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// What a Request holds: a collective started or startable, advanced by the progress engine. Most
+// are schedules the library runs (ScheduledOperation); the unified-interfaces paper's (Träff,
+// Hunold, Mercier and Holmes) collectives on communicators without a graph topology are MPI's own,
+// held as the library's requests where they must be (src/runtime/unified).
+#include <memory>
+#include <optional>
+
+#include "runtime/exec/mpi_executor.hpp"
+#include "cartcoll/cartcoll.hpp"
+#include "cartcoll/error.hpp"
+#include "state.hpp"
+
+namespace cartcoll::detail {
+
+class Operation;
+
+// The one way to make a Request from an operation (its constructor is private to users).
+struct RequestAccess {
+  static Request make(std::unique_ptr<Operation> operation) noexcept { return Request(std::move(operation)); }
+};
+
+class Operation {
+ public:
+  virtual ~Operation() = default;
+  Operation(const Operation&) = delete;
+  Operation& operator=(const Operation&) = delete;
+
+  MPI_Comm user_comm() const noexcept { return user_comm_; }
+  bool persistent() const noexcept { return persistent_; }
+  // Active from start until a wait or a successful test completes it, as an MPI request is, even
+  // where the engine finished the work earlier.
+  bool active() const noexcept { return active_; }
+
+  void start() {
+    active_ = true;
+    begin();
+  }
+  void wait() {
+    ProgressEngine::instance().wait(work());
+    complete();
+  }
+  bool test() {
+    if (!ready()) return false;
+    complete();
+    return true;
+  }
+  bool ready() { return ProgressEngine::instance().test(work()); }
+  // An error of the call that MPI lets a nonblocking operation report at its completion (a first
+  // call's unusable settings, attach.hpp): the operation runs all the same, so that no peer waits
+  // for it, and its wait or test throws `error`.
+  void report_at_completion(const Error& error) { at_completion_ = error; }
+  // Throws that error, if any: Request's completion of a nonblocking operation (a persistent one
+  // never has one, so its completion does not look).
+  void throw_reported_at_completion() const {
+    if (at_completion_) throw *at_completion_;
+  }
+
+ protected:
+  Operation(MPI_Comm user_comm, bool persistent) : user_comm_(user_comm), persistent_(persistent) {}
+  // Starts the work through the engine.
+  virtual void begin() = 0;
+  virtual Progressing& work() noexcept = 0;
+
+ private:
+  void complete() {
+    active_ = false;
+    if (work().error() != MPI_SUCCESS) throw Error(Errc::mpi, "a message of the collective failed", work().error());
+  }
+
+  MPI_Comm user_comm_;
+  bool persistent_;
+  bool active_ = false;
+  std::optional<Error> at_completion_;
+};
+
+// A schedule bound to its buffers: lowered for MPI, with the tag it holds.
+class ScheduledOperation final : public Operation {
+ public:
+  // `tag` was taken from the state's tag space (an ephemeral tag, or, if `persistent`, an agreed
+  // persistent one); the operation gives it back when it goes.
+  ScheduledOperation(std::shared_ptr<CommState> state, MPI_Comm user_comm, const Schedule& schedule,
+                     const Layout& layout, int tag, bool persistent, Reuse reuse = {})
+      : Operation(user_comm, persistent),
+        state_(std::move(state)),
+        library_(state_->library()),
+        tag_(tag),
+        execution_(schedule, layout, persistent ? library_->ready() : library_->get(), tag, reuse, library_->gate()) {}
+  ~ScheduledOperation() override {
+    if (persistent())
+      state_->tags().release_persistent(tag_);
+    else
+      state_->tags().release_ephemeral(tag_);
+  }
+
+ private:
+  void begin() override { execution_.start(); }
+  Progressing& work() noexcept override { return execution_; }
+
+  std::shared_ptr<CommState> state_;      // keeps the tag space alive
+  std::shared_ptr<LibraryComm> library_;  // outlives MPI_Comm_free of the user's communicator
+  int tag_;
+  Execution execution_;
+};
+
+}  // namespace cartcoll::detail

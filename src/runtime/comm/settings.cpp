@@ -1,0 +1,255 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "settings.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "runtime/exec/mpi_check.hpp"
+#include "runtime/progress/progress.hpp"
+#include "cartcoll/error.hpp"
+#include "collective.hpp"
+
+namespace cartcoll::detail {
+
+namespace {
+
+Algorithm parse_or_throw(const std::string& name, const char* source) {
+  auto algorithm = Algorithm::parse(name);
+  if (!algorithm) throw Error(Errc::info_value, std::string(source) + ": unknown algorithm '" + name + "'");
+  return *algorithm;
+}
+
+}  // namespace
+
+std::optional<Algorithm> algorithm_from_environment() {
+  const char* name = std::getenv("CARTCOLL_ALGORITHM");
+  if (name == nullptr || *name == '\0') return std::nullopt;
+  return parse_or_throw(name, "CARTCOLL_ALGORITHM");
+}
+
+namespace {
+
+std::optional<std::string> info_value(MPI_Info info, const char* name) {
+  if (info == MPI_INFO_NULL) return std::nullopt;
+  std::string key(name);
+  int length = 0, found = 0;
+  check(MPI_Info_get_valuelen(info, key.data(), &length, &found), "MPI_Info_get_valuelen");
+  if (!found) return std::nullopt;
+  std::string value(static_cast<std::size_t>(length) + 1, '\0');
+  check(MPI_Info_get(info, key.data(), length + 1, value.data(), &found), "MPI_Info_get");
+  value.resize(static_cast<std::size_t>(length));
+  return value;
+}
+
+// The environment variable's text, else the info key's; nullopt if neither is set.
+std::optional<std::string> setting_text(MPI_Info info, const char* variable, const char* key) {
+  const char* from_environment = std::getenv(variable);
+  if (from_environment != nullptr && *from_environment != '\0') return from_environment;
+  return info_value(info, key);
+}
+
+// The environment variable, else the info key, parsed as an int; `fallback` if neither is set.
+int integer_setting(MPI_Info info, const char* variable, const char* key, int fallback) {
+  const std::optional<std::string> text = setting_text(info, variable, key);
+  if (!text) return fallback;
+  char* end = nullptr;
+  const long parsed = std::strtol(text->c_str(), &end, 10);
+  if (text->empty() || *end != '\0' || parsed < std::numeric_limits<int>::min() || parsed > std::numeric_limits<int>::max())
+    throw Error(Errc::info_value, std::string(variable) + " / " + key + ": '" + *text + "' is not an integer");
+  return static_cast<int>(parsed);
+}
+
+}  // namespace
+
+std::optional<Algorithm> algorithm_from_info(MPI_Info info) {
+  const auto value = info_value(info, "cartcoll_algorithm");
+  if (!value) return std::nullopt;
+  return parse_or_throw(*value, "info key cartcoll_algorithm");
+}
+
+CombiningParameters combining_parameters(MPI_Info info) {
+  CombiningParameters parameters;
+  parameters.threshold =
+      integer_setting(info, "CARTCOLL_COMBINING_THRESHOLD", "cartcoll_combining_threshold", parameters.threshold);
+  parameters.steps = integer_setting(info, "CARTCOLL_COMBINING_STEPS", "cartcoll_combining_steps", parameters.steps);
+  parameters.phases = integer_setting(info, "CARTCOLL_COMBINING_PHASES", "cartcoll_combining_phases", parameters.phases);
+  validate(parameters);
+  return parameters;
+}
+
+bool phase_budget_given(MPI_Info info) {
+  return setting_text(info, "CARTCOLL_COMBINING_PHASES", "cartcoll_combining_phases").has_value();
+}
+
+RoutingSettings routing_settings(MPI_Info info, Algorithm algorithm) {
+  RoutingSettings routing;
+  if (const auto text = setting_text(info, "CARTCOLL_ASSERT_UNIFORM_BLOCKS", "cartcoll_assert_uniform_blocks")) {
+    if (*text != "true" && *text != "false")
+      throw Error(Errc::info_value, "CARTCOLL_ASSERT_UNIFORM_BLOCKS / cartcoll_assert_uniform_blocks: '" + *text +
+                                        "' is neither true nor false");
+    routing.uniform_blocks = *text == "true";
+  }
+  routing.dims = integer_setting(info, "CARTCOLL_ROUTING_DIMS", "cartcoll_routing_dims", 0);
+  if (routing.dims < 0) throw Error(Errc::info_value, "CARTCOLL_ROUTING_DIMS / cartcoll_routing_dims must not be negative");
+  if (!algorithm.is_automatic() && algorithm.planner().needs_routing && !routing.uniform_blocks)
+    throw Error(Errc::info_value, std::string(algorithm.name()) +
+                                      " holds blocks of processes it has no edge with: it needs "
+                                      "cartcoll_assert_uniform_blocks=true (CARTCOLL_ASSERT_UNIFORM_BLOCKS)");
+  return routing;
+}
+
+std::optional<int> node_size_setting(MPI_Info info) {
+  constexpr int unset = std::numeric_limits<int>::min();
+  const int size = integer_setting(info, "CARTCOLL_NODE_SIZE", "cartcoll_node_size", unset);
+  if (size == unset) return std::nullopt;
+  if (size < 1) throw Error(Errc::info_value, "CARTCOLL_NODE_SIZE / cartcoll_node_size must be at least 1");
+  return size;
+}
+
+Algorithm effective_algorithm(MPI_Info info, Algorithm fallback) {
+  if (auto chosen = algorithm_from_environment()) return *chosen;
+  if (auto chosen = algorithm_from_info(info)) return *chosen;
+  return fallback;
+}
+
+namespace {
+
+// CARTCOLL_MAX_TAG: the tag range's top, at least 127 (a persistent window and the blocking tag
+// need that many), else the largest int (the communicator then uses MPI_TAG_UB).
+int max_tag_from_environment() {
+  const char* value = std::getenv("CARTCOLL_MAX_TAG");
+  if (value == nullptr || *value == '\0') return std::numeric_limits<int>::max();
+  char* end = nullptr;
+  errno = 0;
+  const long parsed = std::strtol(value, &end, 10);
+  if (*end != '\0' || errno == ERANGE || parsed < 127 || parsed > std::numeric_limits<int>::max())
+    throw Error(Errc::arg, "CARTCOLL_MAX_TAG must be an integer from 127 to " +
+                               std::to_string(std::numeric_limits<int>::max()) + ", not '" + value + "'");
+  return static_cast<int>(parsed);
+}
+
+std::size_t stage_up_to_from_environment() {
+  const char* value = std::getenv("CARTCOLL_STAGE_BYTES");
+  if (value == nullptr || *value == '\0') return default_stage_up_to();
+  char* end = nullptr;
+  errno = 0;
+  const long long parsed = std::strtoll(value, &end, 10);
+  if (*end != '\0' || errno == ERANGE || parsed < 0)
+    throw Error(Errc::arg, std::string("CARTCOLL_STAGE_BYTES must be a non-negative integer, not '") + value + "'");
+  return static_cast<std::size_t>(parsed);
+}
+
+// The cost model in the file CARTCOLL_PROFILE names (written by cartcoll-calibrate: latency, per
+// message, per byte), nullopt where the variable is unset.
+std::optional<CostModel> profile_from_environment() {
+  const char* profile = std::getenv("CARTCOLL_PROFILE");
+  if (profile == nullptr || *profile == '\0') return std::nullopt;
+  std::ifstream in(profile);
+  if (!in) throw Error(Errc::arg, std::string("CARTCOLL_PROFILE: cannot read '") + profile + "'");
+  double values[3] = {0, 0, 0};
+  const bool numbers = static_cast<bool>(in >> values[0] >> values[1] >> values[2]);
+  in >> std::ws;
+  if (!numbers || !in.eof())
+    throw Error(Errc::arg, std::string("CARTCOLL_PROFILE: '") + profile + "' does not hold exactly three numbers");
+  for (double value : values)
+    if (!std::isfinite(value) || value < 0)
+      throw Error(Errc::arg, std::string("CARTCOLL_PROFILE: '") + profile + "' holds a negative or infinite cost");
+  return CostModel{values[0], values[1], values[2]};
+}
+
+// A digest of a text (for agree()); unset and empty alike.
+SizeDigest text_digest(const char* text) {
+  std::vector<std::uint64_t> characters;
+  for (const char* c = text; c != nullptr && *c != '\0'; ++c) characters.push_back(static_cast<unsigned char>(*c));
+  return digest_of(characters);
+}
+
+}  // namespace
+
+std::size_t default_stage_up_to() noexcept {
+  // Up to where two copies cost less than the MPI's own handling of a struct datatype, measured on
+  // 16 cores (docs/performance.md, "Staged messages"): MPICH's (ch4:ucx) tens of kilobytes, Open
+  // MPI's a few. MPICH is told by its identity macro: its derivatives share its datatype engine.
+#ifdef MPICH
+  return 65536;
+#else
+  return 4096;
+#endif
+}
+
+void read_environment_settings(Settings& settings, bool read_profile) {
+  if (auto error = ProgressEngine::setting_error_once()) throw *error;
+  settings.max_tag = max_tag_from_environment();
+  settings.stage_up_to = stage_up_to_from_environment();
+  settings.verbose_auto = std::getenv("CARTCOLL_VERBOSE_AUTO") != nullptr;
+  if (read_profile) settings.profile = profile_from_environment();
+}
+
+void read_all_settings(Settings& settings, std::optional<int>& node_size, MPI_Info info, bool read_profile) {
+  read_environment_settings(settings, read_profile);
+  settings.algorithm = effective_algorithm(info, Algorithm::automatic());
+  settings.combining = combining_parameters(info);
+  settings.choose_phase_budget = !phase_budget_given(info);
+  settings.routing = routing_settings(info, settings.algorithm);
+  node_size = node_size_setting(info);
+}
+
+std::vector<int> settings_to_match(const Settings& settings, std::optional<int> node_size) {
+  const SizeDigest profile = text_digest(std::getenv("CARTCOLL_PROFILE"));
+  return {settings.algorithm.id(),
+          settings.max_tag,
+          profile[0],
+          profile[1],
+          settings.combining.threshold,
+          settings.combining.steps,
+          settings.combining.phases,
+          settings.choose_phase_budget ? 1 : 0,
+          node_size.value_or(0),
+          settings.routing.uniform_blocks ? 1 : 0,
+          settings.routing.dims};
+}
+
+void share_profile(MPI_Comm comm, Settings& settings) {
+  double values[4] = {0, 0, 0, 0};
+  if (settings.profile) {
+    values[0] = 1;
+    values[1] = settings.profile->latency;
+    values[2] = settings.profile->per_message;
+    values[3] = settings.profile->per_byte;
+  }
+  broadcast(comm, values, 0);
+  settings.profile.reset();
+  if (values[0] != 0) settings.profile = CostModel{values[1], values[2], values[3]};
+}
+
+Settings agreed_settings(MPI_Comm comm, MPI_Info info, std::optional<int>& node_size) {
+  Settings settings;
+  std::optional<Error> error;
+  try {
+    int rank = 0;
+    check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+    read_all_settings(settings, node_size, info, rank == 0);
+  } catch (const Error& local) {
+    error = local;
+    settings = Settings{};
+    node_size.reset();
+  }
+  agree(comm, error, settings_to_match(settings, node_size),
+        Error(Errc::arg, "processes have different settings: algorithms, CARTCOLL_MAX_TAG, CARTCOLL_PROFILE, "
+                         "combining parameters, node sizes or routing settings"));
+  share_profile(comm, settings);
+  return settings;
+}
+
+Settings local_settings(MPI_Info info) {
+  Settings settings;
+  std::optional<int> node_size;
+  read_all_settings(settings, node_size, info, true);
+  return settings;
+}
+
+}  // namespace cartcoll::detail

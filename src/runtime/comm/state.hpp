@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// What a cartcoll communicator carries, as the value of an MPI attribute.
+#include <mpi.h>
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "runtime/exec/mpi_executor.hpp"
+#include "runtime/exec/type_cache.hpp"
+#include "core/planning/cost.hpp"
+#include "core/planning/plan.hpp"
+#include "cartcoll/topology.hpp"
+#include "library_comm.hpp"
+#include "settings.hpp"
+#include "neighborhood.hpp"
+#include "runtime/exec/argument_print.hpp"
+
+namespace cartcoll::detail {
+
+// Blocking and nonblocking calls run a schedule once; persistent requests start it many times.
+enum class CallKind { once, persistent };
+
+// What `auto` has learned on this communicator. Every entry is made at a collective point from
+// values all processes share (see selection.hpp), so it is the same on every process.
+struct AutoChoices {
+  std::optional<CostModel> calibrated;  // for calls that may not or cannot measure
+  std::map<std::tuple<Collective, int, CallKind>, Algorithm> measured;  // by family, size class, kind
+  // On a graph where graph-combining's set-up ran: the largest block it carries (-1: none), by
+  // family and kind, measured at the first call that may communicate.
+  std::map<std::pair<Collective, CallKind>, long long> combine_up_to;
+};
+
+// What a call runs: a registered algorithm and, for a planner that plans from graph-combining's
+// pattern, the sides of it this process runs (`auto` may leave one out; docs/graph-combining.md).
+struct Choice {
+  Algorithm algorithm;
+  CombinedSides sides = {};
+};
+
+// What a call's layout is checked against before anything is sent:
+// - cartesian: Träff and Hunold's (Cartesian Collective Communication) contract on a communicator
+//   made by Cart_neighborhood_create: t blocks each side and, every process using the same block
+//   sizes, send block i and receive block i of equal bytes;
+// - mpi: MPI 4.1's, one receive block per source and one send block per destination (one for
+//   allgather); sizes are the processes' own business, matched per edge.
+enum class Contract { cartesian, mpi };
+
+// Who made the communicator: the library (Cart_neighborhood_create, CC_Dist_graph_create*), or MPI
+// (MPI_Dist_graph_create*, MPI_Cart_create), the library attaching its state at the first collective.
+enum class Origin { cartesian_create, graph_create, mpi_topology };
+
+class CommState {
+ public:
+  CommState(Neighborhood neighborhood, Weights weights, int rank, Origin origin, Settings settings,
+            std::shared_ptr<LibraryComm> library);
+  // The state of a duplicate (MPI_Comm_dup): the same neighborhood and what `auto` learned, its own
+  // library communicator (a duplicate of this one's) and tags.
+  std::unique_ptr<CommState> duplicate() const;
+
+  const Neighborhood neighborhood;
+  const Weights weights;
+  const int rank;
+  const Origin origin;
+  const Settings settings;
+
+  Degrees degrees() const { return neighborhood.degrees(); }
+  // The Cartesian neighborhood; Error(Errc::topology) on a graph.
+  const CartesianNeighborhood& cartesian() const;
+  const std::shared_ptr<LibraryComm>& library() const noexcept { return library_; }
+  TagSpace& tags() noexcept { return tags_; }
+
+  // Schedules depend on the neighborhood, not on buffers, so calls reuse them.
+  std::shared_ptr<const Schedule> schedule(Collective collective, Choice choice);
+  // The neighborhood's figures per algorithm, for `auto`'s cost model (see cost.hpp).
+  const Figures& figures(Collective collective, Algorithm algorithm);
+
+  AutoChoices auto_choices;
+  // Struct datatypes shared by calls, and the temp blocks shared by blocking calls.
+  TypeCache type_cache;
+  // What an execution of a call on this communicator takes from type_cache (the temp blocks only
+  // where `shared_temps`: a blocking call), and the staging limit of its settings. A persistent
+  // request takes nothing: it builds its datatypes once, at init.
+  Reuse reuse(bool shared_temps) { return {&type_cache, shared_temps, settings.stage_up_to}; }
+  Reuse persistent_reuse() const { return {nullptr, false, settings.stage_up_to}; }
+
+  // The last blocking call's execution, kept for a next call with the same schedule and blocks,
+  // which then posts its messages without lowering anything again. Blocking calls never overlap on
+  // a communicator, so one is enough; it owns its temp blocks.
+  // An alltoall or allgather call is also recognized by its arguments (and by what decided its
+  // algorithm), before its layout is built.
+  // What a call ran: the algorithm and this process's point-to-point messages per call. The latest
+  // call's (blocking, nonblocking or *_init) is kept for libcartcoll_mpi's report (CARTCOLL_REPORT),
+  // which reads it right after the call.
+  struct Run {
+    Algorithm algorithm = Algorithm::automatic();
+    int messages = 0;
+  };
+  std::optional<Run> last_run;
+
+  struct RepeatedCall {
+    struct Arguments {
+      RegularArguments regular;
+      Contract contract;
+      Algorithm requested;
+      friend bool operator==(const Arguments&, const Arguments&) = default;
+    };
+    // A v or w call's arguments (ArgumentPrint's values).
+    struct Printed {
+      std::vector<std::intptr_t> values;
+      Contract contract;
+      Algorithm requested;
+    };
+    const Schedule* schedule = nullptr;
+    Layout layout;
+    std::unique_ptr<Execution> execution;
+    std::optional<Arguments> arguments;
+    std::optional<Printed> printed;
+    std::optional<Run> run;  // what the call recognized by its arguments ran
+  };
+  RepeatedCall last_blocking_call;
+
+  // When the user's communicator is freed: views that outlive it notice (freed()), and the library
+  // communicator goes as soon as no operation holds it any more.
+  void mark_freed() noexcept;
+  bool freed() const noexcept { return library_ == nullptr; }
+
+ private:
+  std::shared_ptr<LibraryComm> library_;
+  TagSpace tags_;
+  std::map<std::tuple<Collective, int, bool, bool>, std::shared_ptr<const Schedule>> schedules_;
+  std::map<std::pair<Collective, int>, Figures> figures_;
+};
+
+// The state attached to comm, or nullptr if comm carries none.
+std::shared_ptr<CommState> find_state(MPI_Comm comm);
+void attach_state(MPI_Comm comm, std::shared_ptr<CommState> state);
+
+}  // namespace cartcoll::detail
