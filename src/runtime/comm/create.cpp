@@ -5,6 +5,8 @@
 // MPI_Cart_create and MPI_Comm_dup that follow wait for nobody who is waiting for us.
 #include "create.hpp"
 
+#include "runtime/selection/policy.hpp"
+
 #include <string>
 
 #include "runtime/exec/mpi_check.hpp"

@@ -10,7 +10,7 @@
 #include "cartcoll/error.hpp"
 #include "attach.hpp"
 #include "cartesian_detection.hpp"
-#include "runtime/selection/combining_at_creation.hpp"
+#include "runtime/selection/policy.hpp"
 #include "create.hpp"
 #include "collective.hpp"
 #include "settings.hpp"
@@ -169,10 +169,10 @@ MadeGraph new_graph_comm(MPI_Comm comm, const GraphSpec& spec, MPI_Info, bool) {
 }
 #endif
 
-// node-combining on a graph restricts graph-combining's friends to a node (CombiningParameters).
+// A forced planner that needs nodes keeps its set-up's forwarding within a node.
 void set_graph_node_size(MPI_Comm graph, std::optional<int> configured, Settings& settings) {
   const bool forced = !settings.algorithm.is_automatic() && settings.algorithm.planner().needs_nodes;
-  settings.combining.node_size = forced ? node_size_for(graph, configured, true) : 0;
+  settings.graph_node_size = forced ? node_size_for(graph, configured, true) : 0;
 }
 
 // Runs as a Cartesian neighborhood where the graph is one (cartesian_detection.hpp).

@@ -52,10 +52,12 @@ std::vector<int> Neighborhood::destinations(int) const {
 
 Schedule Neighborhood::plan(Algorithm algorithm, Collective collective, int rank, CombinedSides sides) const {
   if (const auto* g = graph()) {
-    GraphView view{rank, g->size, g->sources, g->destinations, g->pattern.get(), g->routing.get()};
-    if (g->pattern == nullptr || sides == CombinedSides{}) return cartcoll::plan(algorithm, view, collective);
-    const CombiningPattern restricted = restricted_to(*g->pattern, sides);
-    view.pattern = &restricted;
+    GraphView view{rank, g->size, g->sources, g->destinations, g->setup.get()};
+    const SetupPlugin* setup = algorithm.planner().setup;
+    if (g->setup == nullptr || sides == CombinedSides{} || setup == nullptr || setup->restricted == nullptr)
+      return cartcoll::plan(algorithm, view, collective);
+    const std::shared_ptr<const SetupResult> restricted = setup->restricted(*g->setup, sides);
+    view.setup = restricted.get();
     return cartcoll::plan(algorithm, view, collective);
   }
   const CartesianNeighborhood& c = *cartesian();

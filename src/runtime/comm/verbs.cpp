@@ -9,7 +9,7 @@
 #include "runtime/progress/progress.hpp"
 #include "collective.hpp"
 #include "operation.hpp"
-#include "runtime/selection/selection.hpp"
+#include "runtime/selection/policy.hpp"
 
 namespace cartcoll::detail {
 
@@ -91,13 +91,13 @@ int agree_on_init(CommState& state, const std::optional<Error>& local_error, Alg
 // on a graph friends are such processes (graph-combining forwards only between them), but a
 // Cartesian neighborhood found in a graph or an MPI topology may leave classes of processes free to
 // differ (CartesianNeighborhood::forwarding_may_mismatch). Such calls run the trivial schedule,
-// unless the user asserted that all blocks have one signature (RoutingSettings::uniform_blocks).
+// unless the user asserted that all blocks have one signature (Settings::uniform_blocks).
 Algorithm requested_for(const CommState& state, const Layout& layout, Contract contract, Algorithm requested) {
   const CartesianNeighborhood* cartesian = state.neighborhood.cartesian();
   const bool classes_may_differ = cartesian != nullptr && cartesian->forwarding_may_mismatch;
-  const bool sizes_may_differ = contract == Contract::mpi && !state.settings.routing.uniform_blocks &&
+  const bool sizes_may_differ = contract == Contract::mpi && !state.settings.uniform_blocks &&
                                 (!layout.one_block_size || classes_may_differ);
-  if (sizes_may_differ) return Algorithm::named("trivial");
+  if (sizes_may_differ) return direct_exchange();
   return requested;
 }
 
