@@ -96,10 +96,7 @@ bool uniform_blocks_setting(MPI_Info info, Algorithm algorithm) {
                                         "' is neither true nor false");
     uniform = *text == "true";
   }
-  if (!algorithm.is_automatic() && algorithm.planner().needs_uniform_blocks && !uniform)
-    throw Error(Errc::info_value, std::string(algorithm.name()) +
-                                      " holds blocks of processes it has no edge with: it needs "
-                                      "cartcoll_assert_uniform_blocks=true (CARTCOLL_ASSERT_UNIFORM_BLOCKS)");
+  check_uniform_blocks(algorithm, uniform);
   return uniform;
 }
 

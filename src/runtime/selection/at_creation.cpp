@@ -198,7 +198,7 @@ void decide_automatically(MPI_Comm graph, int rank, GraphNeighborhood& neighbors
 
 }  // namespace
 
-Neighborhood neighborhood_at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighborhood neighbors,
+Neighborhood at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighborhood neighbors,
                                       const Settings& settings) {
   Neighborhood detected = detected_or_graph(parent, graph, neighbors, settings.algorithm);
   if (const CartesianNeighborhood* cartesian = detected.cartesian()) {

@@ -124,7 +124,7 @@ Choice graph_choice(CommState& state, const ForwardingVerdict& verdict, const La
 
 }  // namespace
 
-Choice resolve_algorithm(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
+Choice per_call(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
                          ChoicePoint point) {
   const bool may_communicate = point != ChoicePoint::local;
   if (!requested.is_automatic()) return {requested};

@@ -23,6 +23,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 #include "cartcoll/layout.hpp"
 #include "core/planning/cost.hpp"
@@ -42,13 +43,31 @@ Algorithm effective_algorithm(MPI_Info info, Algorithm fallback);
 // The direct exchange: one message per edge, what a call runs where nothing may forward.
 Algorithm direct_exchange();
 
+// What a call under `contract` may run of `requested`: the direct exchange where processes may size
+// the blocks a forwarding planner would pass on differently (policy.cpp), else `requested`.
+Algorithm requested_for_call(const CommState& state, const Layout& layout, Contract contract, Algorithm requested);
+
+// The registered planners `auto` chooses among per call for `collective` on `neighborhood`: those
+// that serve its kind, less those that need nodes unless there are several of several processes.
+std::vector<Algorithm> candidates_for_auto(Collective collective, const Neighborhood& neighborhood);
+
+// What a request allows where a communicator is made:
+// whether it may run a planner that needs nodes (`auto`, or such a planner forced): then the nodes are found;
+bool may_use_nodes(Algorithm requested);
+// whether it forces a planner that needs nodes (on a graph, its set-up keeps forwarding within them);
+bool forces_nodes(Algorithm requested);
+// whether it may run on a neighborhood of `kind` (`auto`, or a planner that serves it).
+bool may_run_on(Algorithm requested, NeighborhoodKind kind);
+// Error(Errc::info_value) where `requested` forces a planner that needs uniform blocks that are not asserted.
+void check_uniform_blocks(Algorithm requested, bool asserted);
+
 // What a distributed-graph communicator just made runs on (at CC_Dist_graph_create(_adjacent), and
 // through libcartcoll_mpi at MPI_Dist_graph_create(_adjacent)): the Cartesian neighborhood detection
 // finds (cartesian_detection.hpp), else the graph with the set-ups the agreed algorithm needs or
 // `auto` may gain from, and `auto`'s agreed verdict. Collective over `graph`, made from `parent`
 // (this process is `rank` in `graph`, with `neighbors`); `settings` must be equal on every process.
-// docs/graph-combining.md, docs/graph-routing.md.
-Neighborhood neighborhood_at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighborhood neighbors,
+// docs/algorithms.md.
+Neighborhood at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighborhood neighbors,
                                       const Settings& settings);
 
 
@@ -60,7 +79,7 @@ Neighborhood neighborhood_at_creation(MPI_Comm parent, MPI_Comm graph, int rank,
 // one allreduce makes them Errc::count everywhere).
 enum class ChoicePoint : std::uint8_t { local, collective, collective_comparing_sizes };
 
-Choice resolve_algorithm(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
+Choice per_call(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
                          ChoicePoint point);
 
 // A short collective measurement of latency, per-message overhead and per-byte time on comm,
