@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -37,9 +38,18 @@ struct AutoChoices {
 
 // What a call runs: a registered algorithm and, for a planner that plans from graph-combining's
 // pattern, the sides of it this process runs (`auto` may leave one out; docs/graph-combining.md).
+// What decided a call's algorithm (CARTCOLL_REPORT's decided_by): the user's request; MPI's contract,
+// under which a forwarding planner could meet blocks sized differently (the direct exchange); the one
+// candidate there is; the model of CARTCOLL_PROFILE; a measurement (a trial, now or earlier, of this
+// size class, or of a graph's forwarding limit); the cost model (the default, or one calibrated here;
+// on a graph, the limit agreed at creation).
+enum class DecidedBy : std::uint8_t { forced, contract, only_candidate, profile, trial, model };
+std::string_view name_of(DecidedBy decided_by) noexcept;
+
 struct Choice {
   Algorithm algorithm;
   CombinedSides sides = {};
+  DecidedBy decided_by = DecidedBy::forced;
 };
 
 // What a call's layout is checked against before anything is sent:
@@ -99,6 +109,7 @@ class CommState {
   struct Run {
     Algorithm algorithm = Algorithm::automatic();
     int messages = 0;
+    DecidedBy decided_by = DecidedBy::forced;
   };
   std::optional<Run> last_run;
 

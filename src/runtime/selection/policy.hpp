@@ -79,8 +79,10 @@ Neighborhood at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighbo
 // one allreduce makes them Errc::count everywhere).
 enum class ChoicePoint : std::uint8_t { local, collective, collective_comparing_sizes };
 
-Choice per_call(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
-                         ChoicePoint point);
+// `requested` (the communicator's algorithm, or a request's own) as a call under `contract` runs it
+// (requested_for_call), else `auto` resolved as above; with what decided.
+Choice per_call(CommState& state, Algorithm requested, const Layout& layout, Contract contract, CallKind kind,
+                ChoicePoint point);
 
 // A short collective measurement of latency, per-message overhead and per-byte time on comm,
 // identical on every process (the maximum over processes).
