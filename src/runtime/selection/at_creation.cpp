@@ -183,7 +183,7 @@ void decide_automatically(MPI_Comm graph, int rank, GraphNeighborhood& neighbors
     phases = std::max(phases, runs[c].run->most_phases);
   }
   agree_on_maxima(graph, loads, phases);
-  const CostModel model = settings.profile.value_or(CostModel{});
+  const CostModel model = settings.profile.value_or(settings.machine.value_or(CostModel{}));
   std::vector<double> predicted;
   for (std::size_t c = 0; c < runs.size(); ++c) predicted.push_back(seconds_with_the_better_of(loads[0], loads[c + 1], model));
   std::size_t best = 0;  // a later candidate must be faster by more than rounding

@@ -88,6 +88,12 @@ Algorithm cheapest_by_model(CommState& state, const CostModel& model, const Layo
       model, block_bytes(layout.send), block_bytes(layout.recv));
 }
 
+// The model `auto` decides by where it does not measure: one calibrated on this communicator, else the
+// machine profile, else the default.
+CostModel model_of(const CommState& state) {
+  return state.auto_choices.calibrated.value_or(state.settings.machine.value_or(CostModel{}));
+}
+
 // Half an octave of the bytes a process receives per call: fine enough that the crossover between
 // algorithms is found to within about 40 %, coarse enough that a sweep of sizes measures rarely.
 int size_class(long long received) {
@@ -144,13 +150,14 @@ Choice per_call(CommState& state, Algorithm requested, const Layout& layout, Con
       agree(state.library()->ready(), std::nullopt, block_size_digest(layout),
             Error(Errc::count, "processes passed different block sizes"));
     if (const auto fastest = fastest_by_trial(
-            state, layout, kind, modelled_seconds(state, choices.calibrated.value_or(CostModel{}), layout))) {
+            state, layout, kind, modelled_seconds(state, model_of(state), layout))) {
       choices.measured.emplace(key, *fastest);
       return {*fastest, {}, DecidedBy::trial};
     }
-    if (!choices.calibrated) choices.calibrated = calibrate(state.library()->ready(), state.tags());
+    if (!choices.calibrated && !state.settings.machine)
+      choices.calibrated = calibrate(state.library()->ready(), state.tags());
   }
-  return {cheapest_by_model(state, choices.calibrated.value_or(CostModel{}), layout), {}, DecidedBy::model};
+  return {cheapest_by_model(state, model_of(state), layout), {}, DecidedBy::model};
 }
 
 }  // namespace cartcoll::detail

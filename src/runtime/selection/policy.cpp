@@ -78,6 +78,10 @@ Algorithm requested_for_call(const CommState& state, const Layout& layout, Contr
   return requested;
 }
 
+bool wants_machine_profile(const Settings& settings, int processes) {
+  return settings.algorithm.is_automatic() && !settings.profile && settings.machine_profile && processes > 1;
+}
+
 Algorithm direct_exchange() {
   static const Algorithm direct = Algorithm::named("trivial");
   return direct;

@@ -43,6 +43,21 @@ Algorithm effective_algorithm(MPI_Info info, Algorithm fallback);
 // The direct exchange: one message per edge, what a call runs where nothing may forward.
 Algorithm direct_exchange();
 
+// The machine profile (CARTCOLL_MACHINE_PROFILE, docs/configuration.md): this machine's cost model
+// under this MPI, which `auto` decides by where a call may not measure (a nonblocking call; a graph's
+// verdict at creation) instead of the default model. Measured once (calibrate) on the first
+// communicator of several processes that wants it, and kept in the cache directory
+// (CARTCOLL_CACHE_DIR, else $XDG_CACHE_HOME/cartcoll, else ~/.cache/cartcoll), one file per host
+// and MPI library. Wanted where the algorithm is `auto`, no CARTCOLL_PROFILE is set, the machine
+// profile is not switched off and the communicator has several processes (all agreed values).
+bool wants_machine_profile(const Settings& settings, int processes);
+// CARTCOLL_MACHINE_PROFILE: unset, empty or "auto": true; "off": false; else Error(Errc::arg).
+bool machine_profile_from_environment();
+// Rank 0's reading of the file, this process only: nullopt where there is none or it is damaged.
+std::optional<CostModel> cached_machine_profile();
+// Collective over `comm`: calibrates, and rank 0 keeps the result in the file.
+CostModel measure_machine_profile(MPI_Comm comm);
+
 // What a call under `contract` may run of `requested`: the direct exchange where processes may size
 // the blocks a forwarding planner would pass on differently (policy.cpp), else `requested`.
 Algorithm requested_for_call(const CommState& state, const Layout& layout, Contract contract, Algorithm requested);
