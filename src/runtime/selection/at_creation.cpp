@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
+// `auto` and forced planners at a graph's creation (policy.hpp): the set-ups the planners need, run
+// in lockstep over MPI, and under `auto` the candidate the cost model prefers, agreed.
 #include "policy.hpp"
 
 #include <algorithm>

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
+// `auto` per call (policy.hpp): the measured size class, a trial, or the cost model; on a graph, the
+// forwarding limit; and the calibration of the cost model.
 #include "policy.hpp"
 
 #include <algorithm>

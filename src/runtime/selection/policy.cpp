@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Which algorithm the user asked for, and the direct exchange: the policy's own names for planners.
+// What the user asked for and what a request or a call allows (policy.hpp); the direct exchange, the
+// one planner the policy names.
 #include <cstdlib>
 #include <string>
 
