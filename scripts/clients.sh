@@ -130,6 +130,7 @@ done
 # run_dolfinx <procs> <native|layer|graph-combining> <program> [args...]: the program's stdout
 # (stderr to <program>.err), nothing where it fails or runs past 10 minutes. graph-combining: the
 # layer with that algorithm forced on every communicator and friends sharing 2 out-neighbors enough.
+# With output_dir set, each process's output goes to its own files there too.
 run_dolfinx() {
   local procs=$1 how=$2 program=$3
   shift 3
@@ -137,6 +138,7 @@ run_dolfinx() {
   [[ $how != native ]] && layer_args=(-x "LD_PRELOAD=$layer")
   [[ $how == graph-combining ]] && layer_args+=(-x CARTCOLL_ALGORITHM=graph-combining -x CARTCOLL_COMBINING_THRESHOLD=2)
   [[ $how != native && -n ${CARTCOLL_REPORT:-} ]] && layer_args+=(-x CARTCOLL_REPORT)
+  [[ -n ${output_dir:-} ]] && layer_args+=(--output-filename "$output_dir")
   timeout 600 mpirun -n "$procs" "${layer_args[@]}" "$python" "$programs/$program.py" "$@" 2>"$program.err" ||
     echo "$program exited with status $? (stderr: $out/dolfinx/$program.err)" >&2
 }
@@ -163,7 +165,7 @@ if ((!quick)); then
   # process's time in scatter_forward and scatter_reverse (its own clock), per update.
   loop=(dolfinx_ghost_update --cells 12 --iterations 1000 --timing)
   echo
-  echo "== Time of ${loop[*]} ($(nproc) cores, microseconds per update, min and median of 5)"
+  echo "== Time of ${loop[*]} ($(env -u OMP_NUM_THREADS nproc) cores, microseconds per update, min and median of 5)"
   printf '%-10s %-8s %10s %10s\n' processes layer min median
   for procs in 3 4; do
     rm -f loop.native loop.layer
@@ -179,14 +181,16 @@ if ((!quick)); then
 fi
 
 # The report of one ghost-update run per algorithm setting: its lines summed per MPI function and
-# algorithm (report lines, calls, messages per call before and after, summed over the lines).
+# algorithm (report lines, calls, messages per call before and after, summed over the lines). Read
+# from each process's own file: mpirun's merged stderr can cut a line of one process into another's.
 echo
 echo "== The layer's report of one ghost-update run at ${dolfinx_procs[-1]} processes (CARTCOLL_REPORT=1), summed"
 for how in layer graph-combining; do
   echo "-- ${how/layer/default algorithm}"
-  CARTCOLL_REPORT=1 run_dolfinx "${dolfinx_procs[-1]}" "$how" dolfinx_ghost_update >/dev/null
+  rm -rf "report.$how"
+  CARTCOLL_REPORT=1 output_dir=report.$how run_dolfinx "${dolfinx_procs[-1]}" "$how" dolfinx_ghost_update >/dev/null
   printf '%-26s %-16s %6s %7s %16s %15s\n' function algorithm lines calls messages_before messages_after
-  grep '^cartcoll:' dolfinx_ghost_update.err | awk '
+  cat "report.$how"/*/rank.*/stderr | grep '^cartcoll:' | awk '
     { for (i = 2; i <= NF; i++) { split($i, kv, "="); field[kv[1]] = kv[2] }
       key = sprintf("%-26s %-16s", field["function"], field["algorithm"])
       lines[key]++; calls[key] += field["calls"]; before[key] += field["messages_before"]; after[key] += field["messages_after"] }
