@@ -189,10 +189,11 @@ for how in layer graph-combining; do
   echo "-- ${how/layer/default algorithm}"
   rm -rf "report.$how"
   CARTCOLL_REPORT=1 output_dir=report.$how run_dolfinx "${dolfinx_procs[-1]}" "$how" dolfinx_ghost_update >/dev/null
-  printf '%-26s %-16s %6s %7s %16s %15s\n' function algorithm lines calls messages_before messages_after
+  printf '%-26s %-16s %-14s %6s %7s %16s %15s\n' function algorithm decided_by lines calls messages_before \
+    messages_after
   cat "report.$how"/*/rank.*/stderr | grep '^cartcoll:' | awk '
     { for (i = 2; i <= NF; i++) { split($i, kv, "="); field[kv[1]] = kv[2] }
-      key = sprintf("%-26s %-16s", field["function"], field["algorithm"])
+      key = sprintf("%-26s %-16s %-14s", field["function"], field["algorithm"], field["decided_by"])
       lines[key]++; calls[key] += field["calls"]; before[key] += field["messages_before"]; after[key] += field["messages_after"] }
     END { for (key in lines) printf "%s %6d %7d %16d %15d\n", key, lines[key], calls[key], before[key], after[key] }' |
     sort
