@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "core/graph.hpp"
+#include "core/model/graph.hpp"
 #include "util/graphs.hpp"
 
 namespace cartcoll {
