@@ -137,7 +137,7 @@ Choice per_call(CommState& state, Algorithm requested, const Layout& layout, Con
                 ChoicePoint point) {
   const bool may_communicate = point != ChoicePoint::local;
   if (const Algorithm allowed = requested_for_call(state, layout, contract, requested); !allowed.is_automatic())
-    return {allowed, {}, requested.is_automatic() ? DecidedBy::contract : DecidedBy::forced};
+    return {allowed, {}, allowed == requested ? DecidedBy::forced : DecidedBy::contract};
   if (const GraphNeighborhood* graph = state.neighborhood.graph(); graph != nullptr && graph->auto_verdict)
     return graph_choice(state, *graph->auto_verdict, layout, kind, may_communicate);
   const auto candidates = state.neighborhood.auto_candidates(layout.collective);
