@@ -269,4 +269,20 @@ TEST(Selection, TheMachineProfileIsKeptAndDecidesNonblockingCalls) {
   if (world_rank() == 0) std::filesystem::remove_all(cache);
 }
 
+// Where no file can be kept (a cache directory that cannot be made), the first set-up that wants the
+// machine profile measures it and the process keeps it: a later set-up sends no more messages than
+// one with the profile switched off.
+TEST(Selection, TheMachineProfileIsMeasuredOnceWhereNoFileCanBeKept) {
+  if (world_size() < 2) GTEST_SKIP() << "one process has no machine profile";
+  setenv("CARTCOLL_CACHE_DIR", "/proc/cartcoll-cannot-be-made", 1);
+  const long long without = messages_during([] { moore_torus(); });
+  setenv("CARTCOLL_MACHINE_PROFILE", "auto", 1);
+  const long long measuring = messages_during([] { moore_torus(); });
+  const long long kept = messages_during([] { moore_torus(); });
+  setenv("CARTCOLL_MACHINE_PROFILE", "off", 1);
+  unsetenv("CARTCOLL_CACHE_DIR");
+  EXPECT_GT(measuring, without) << "the first set-up measures";
+  EXPECT_EQ(kept, without) << "later ones take what the process kept";
+}
+
 }  // namespace

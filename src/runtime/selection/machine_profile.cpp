@@ -7,12 +7,15 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 
 #include "cartcoll/cartcoll.hpp"
 #include "cartcoll/error.hpp"
 #include "policy.hpp"
+#include "runtime/comm/keyval.hpp"
 #include "runtime/exec/mpi_check.hpp"
 
 namespace cartcoll::detail {
@@ -52,6 +55,30 @@ std::filesystem::path profile_file() {
   return directory / name;
 }
 
+// The profile this process last read or measured, and the file it is (or would be) kept in.
+struct Kept {
+  std::filesystem::path file;
+  std::optional<CostModel> model;
+};
+
+int delete_kept(MPI_Comm, int, void* value, void*) {
+  delete static_cast<Kept*>(value);
+  return MPI_SUCCESS;
+}
+
+// An attribute of MPI_COMM_SELF (gone at MPI_Finalize), so that where no file can be kept (no cache
+// directory, or one that cannot be written) a process still measures only once.
+Kept& kept_in_process() {
+  static const int keyval = create_keyval_freed_at_finalize(MPI_COMM_NULL_COPY_FN, delete_kept);
+  void* value = nullptr;
+  int found = 0;
+  check(MPI_Comm_get_attr(MPI_COMM_SELF, keyval, &value, &found), "MPI_Comm_get_attr");
+  if (found) return *static_cast<Kept*>(value);
+  auto made = std::make_unique<Kept>();
+  check(MPI_Comm_set_attr(MPI_COMM_SELF, keyval, made.get()), "MPI_Comm_set_attr");
+  return *made.release();
+}
+
 }  // namespace
 
 bool machine_profile_from_environment() {
@@ -62,15 +89,18 @@ bool machine_profile_from_environment() {
 }
 
 std::optional<CostModel> cached_machine_profile() {
+  Kept& kept = kept_in_process();
   const std::filesystem::path file = profile_file();
-  if (file.empty()) return std::nullopt;
+  if (kept.file != file) kept = Kept{file, std::nullopt};  // another cache directory
   std::ifstream in(file);
-  if (!in) return std::nullopt;
-  return cost_model_in(in, nullptr);  // an unreadable or damaged file is measured again
+  if (!file.empty() && in)
+    if (std::optional<CostModel> read = cost_model_in(in, nullptr)) kept.model = read;
+  return kept.model;  // a file that is missing or damaged: what this process kept, if anything
 }
 
 CostModel measure_machine_profile(MPI_Comm comm) {
   const CostModel model = cartcoll::calibrate(comm);
+  kept_in_process() = Kept{profile_file(), model};
   int rank = 0;
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
   const std::filesystem::path file = profile_file();

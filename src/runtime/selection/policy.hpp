@@ -105,7 +105,8 @@ CostModel calibrate(MPI_Comm comm, TagSpace& tags);
 bool wants_machine_profile(const Settings& settings, int processes);
 // CARTCOLL_MACHINE_PROFILE: unset, empty or "auto": true; "off": false; else Error(Errc::arg).
 bool machine_profile_from_environment();
-// Rank 0's reading of the file, this process only: nullopt where there is none or it is damaged.
+// Rank 0's reading of the file (else what this process last read or measured), this process only;
+// nullopt where there is neither.
 std::optional<CostModel> cached_machine_profile();
 // Collective over `comm`: calibrates, and rank 0 keeps the result in the file.
 CostModel measure_machine_profile(MPI_Comm comm);
