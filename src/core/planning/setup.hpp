@@ -51,7 +51,9 @@ struct SetupParameter {
   int fallback;           // parameter_unset: none; the set-up then chooses (under `auto`, by the model)
   int minimum;            // a smaller value is Errc::info_value
 };
-inline constexpr int parameter_unset = INT_MIN;
+// Below every minimum, so never a value given; not INT_MIN itself, whose negation (the agreement of
+// settings compares -values) overflows.
+inline constexpr int parameter_unset = INT_MIN + 1;
 
 // One run of a set-up on one process: its round protocol, and once that has run, the result.
 struct SetupRun {
