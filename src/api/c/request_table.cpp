@@ -11,16 +11,16 @@
 
 namespace cartcoll::capi {
 
-namespace {
-
-struct Table {
+struct RequestTable {
   std::map<MPI_Request, std::unique_ptr<LibraryRequest>> entries;  // live and retired
   std::deque<LibraryRequest*> retired;                              // oldest first
 };
 
+namespace {
+
 // At MPI_Finalize: every handle the library holds is completed and given back to MPI.
 int delete_table(MPI_Comm, int, void* value, void*) {
-  std::unique_ptr<Table> table(static_cast<Table*>(value));
+  std::unique_ptr<RequestTable> table(static_cast<RequestTable*>(value));
   for (auto& [handle, entry] : table->entries) {
     MPI_Request freed = handle;
     MPI_Grequest_complete(freed);
@@ -30,13 +30,13 @@ int delete_table(MPI_Comm, int, void* value, void*) {
 }
 
 // The table of this process: an attribute of MPI_COMM_SELF, made on first use, gone at MPI_Finalize.
-Table& table() {
+RequestTable& table() {
   static const int keyval = detail::create_keyval_freed_at_finalize(MPI_COMM_NULL_COPY_FN, delete_table);
   void* value = nullptr;
   int found = 0;
   detail::check(MPI_Comm_get_attr(MPI_COMM_SELF, keyval, &value, &found), "MPI_Comm_get_attr");
-  if (found) return *static_cast<Table*>(value);
-  auto made = std::make_unique<Table>();
+  if (found) return *static_cast<RequestTable*>(value);
+  auto made = std::make_unique<RequestTable>();
   detail::check(MPI_Comm_set_attr(MPI_COMM_SELF, keyval, made.get()), "MPI_Comm_set_attr");
   return *made.release();
 }
@@ -62,7 +62,7 @@ void set_empty_status(MPI_Status* status) {
 }
 
 MPI_Request register_request(Request request) {
-  Table& requests = table();
+  RequestTable& requests = table();
   if (requests.retired.size() > retired_kept) {
     LibraryRequest* reused = requests.retired.front();
     requests.retired.pop_front();
@@ -70,7 +70,7 @@ MPI_Request register_request(Request request) {
     reused->retired = false;
     return reused->handle;
   }
-  auto entry = std::make_unique<LibraryRequest>(LibraryRequest{std::move(request)});
+  auto entry = std::make_unique<LibraryRequest>(LibraryRequest{std::move(request), MPI_REQUEST_NULL, false, &requests});
   detail::check(MPI_Grequest_start(query, release, cancel, nullptr, &entry->handle), "MPI_Grequest_start");
   const MPI_Request handle = entry->handle;
   requests.entries[handle] = std::move(entry);
@@ -79,13 +79,13 @@ MPI_Request register_request(Request request) {
 
 LibraryRequest* find_request(MPI_Request handle) {
   if (handle == MPI_REQUEST_NULL) return nullptr;
-  Table& requests = table();
+  RequestTable& requests = table();
   const auto found = requests.entries.find(handle);
   return found == requests.entries.end() ? nullptr : found->second.get();
 }
 
 bool any_library_request(std::span<const MPI_Request> handles) {
-  const Table& requests = table();
+  const RequestTable& requests = table();
   if (requests.entries.empty()) return false;
   for (const MPI_Request handle : handles)
     if (handle != MPI_REQUEST_NULL && requests.entries.count(handle) != 0) return true;
@@ -93,7 +93,7 @@ bool any_library_request(std::span<const MPI_Request> handles) {
 }
 
 bool any_stale_request(std::span<const MPI_Request> handles) {
-  const Table& requests = table();
+  const RequestTable& requests = table();
   if (requests.retired.empty()) return false;
   for (const MPI_Request handle : handles) {
     if (handle == MPI_REQUEST_NULL) continue;
@@ -106,7 +106,7 @@ bool any_stale_request(std::span<const MPI_Request> handles) {
 void retire(LibraryRequest& entry, MPI_Request* handle) {
   entry.request = Request();
   entry.retired = true;
-  table().retired.push_back(&entry);
+  entry.table->retired.push_back(&entry);
   *handle = MPI_REQUEST_NULL;
 }
 

@@ -4,6 +4,7 @@
 // are schedules the library runs (ScheduledOperation); the unified-interfaces paper's (Träff,
 // Hunold, Mercier and Holmes) collectives on communicators without a graph topology are MPI's own,
 // held as the library's requests where they must be (src/runtime/unified).
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -86,8 +87,23 @@ class ScheduledOperation final : public Operation {
         state_(std::move(state)),
         library_(state_->library()),
         tag_(tag),
-        execution_(schedule, layout, persistent ? library_->ready() : library_->get(), tag, reuse, library_->gate()) {}
+        execution_(std::make_unique<Execution>(schedule, layout, persistent ? library_->ready() : library_->get(), tag,
+                                               reuse, library_->gate())) {}
+  // A nonblocking operation on an execution made for the state's library communicator and kept in
+  // its last_nonblocking_call of generation `kept` (taken from there, or to be kept there): it goes
+  // back there when the operation goes (CommState::give_back).
+  ScheduledOperation(std::shared_ptr<CommState> state, MPI_Comm user_comm, std::unique_ptr<Execution> execution,
+                     int tag, std::uint64_t kept)
+      : Operation(user_comm, false),
+        state_(std::move(state)),
+        library_(state_->library()),
+        tag_(tag),
+        execution_(std::move(execution)),
+        kept_(kept) {
+    execution_->retag(tag);
+  }
   ~ScheduledOperation() override {
+    if (kept_) state_->give_back(std::move(execution_), *kept_);
     if (persistent())
       state_->tags().release_persistent(tag_);
     else
@@ -95,13 +111,14 @@ class ScheduledOperation final : public Operation {
   }
 
  private:
-  void begin() override { execution_.start(); }
-  Progressing& work() noexcept override { return execution_; }
+  void begin() override { execution_->start(); }
+  Progressing& work() noexcept override { return *execution_; }
 
   std::shared_ptr<CommState> state_;      // keeps the tag space alive
   std::shared_ptr<LibraryComm> library_;  // outlives MPI_Comm_free of the user's communicator
   int tag_;
-  Execution execution_;
+  std::unique_ptr<Execution> execution_;
+  std::optional<std::uint64_t> kept_;
 };
 
 }  // namespace cartcoll::detail

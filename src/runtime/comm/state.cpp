@@ -38,8 +38,17 @@ const CartesianNeighborhood& CommState::cartesian() const {
 // they use; what is cached for later calls goes now.
 void CommState::mark_freed() noexcept {
   last_blocking_call = RepeatedCall();
+  last_nonblocking_call = RepeatedNonblocking();
   library_.reset();
   type_cache = TypeCache();
+}
+
+void CommState::give_back(std::unique_ptr<Execution> execution, std::uint64_t generation) noexcept {
+  RepeatedNonblocking& last = last_nonblocking_call;
+  if (freed() || last.idle || last.generation != generation || !execution->complete() ||
+      execution->error() != MPI_SUCCESS)
+    return;
+  last.idle = std::move(execution);
 }
 
 std::shared_ptr<const Schedule> CommState::schedule(Collective collective, Choice choice) {

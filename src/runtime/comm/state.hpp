@@ -3,6 +3,7 @@
 // What a cartcoll communicator carries, as the value of an MPI attribute.
 #include <mpi.h>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -123,6 +124,23 @@ class CommState {
     std::optional<Run> run;  // what the call recognized by its arguments ran
   };
   RepeatedCall last_blocking_call;
+
+  // The last nonblocking v or w call's execution, idle between calls, for a next call with the same
+  // print (ArgumentPrint): that call takes it and posts its messages without building its layout or
+  // lowering anything again, and gives it back when it completes. Nonblocking calls may overlap, so
+  // a call that finds it taken (by a call still in flight) lowers its own. `generation` changes with
+  // the print, so that an execution made for an earlier print is not given back under a later one.
+  struct RepeatedNonblocking {
+    std::optional<RepeatedCall::Printed> printed;
+    Layout layout;                             // what the print stands for, to choose on again
+    std::shared_ptr<const Schedule> schedule;  // what it ran (held, so that no other takes its address)
+    std::unique_ptr<Execution> idle;
+    std::uint64_t generation = 0;
+  };
+  RepeatedNonblocking last_nonblocking_call;
+  // An execution of last_nonblocking_call's `generation` that completed without error goes back
+  // there, if the slot is still of that generation and empty; otherwise it goes.
+  void give_back(std::unique_ptr<Execution> execution, std::uint64_t generation) noexcept;
 
   // When the user's communicator is freed: views that outlive it notice (freed()), and the library
   // communicator goes as soon as no operation holds it any more.
