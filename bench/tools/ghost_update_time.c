@@ -4,7 +4,7 @@
 // MPI_Dist_graph_create_adjacent (reorder 0) whose edges carry different counts. It calls only MPI,
 // so the same binary runs natively and through libcartcoll_mpi (LD_PRELOAD). Not part of the build:
 //   mpicc -O2 -std=c11 -Wno-stringop-overread bench/tools/ghost_update_time.c -o ghost_update_time
-//   mpirun -n 4 ./ghost_update_time [--density D] [--seed S] [--batches B] [--calls C] [--waitall]
+//   mpirun -n 4 ./ghost_update_time [--density D] [--seed S] [--batches B] [--calls C] [--waitall | --plain]
 //   mpirun -n 4 -x LD_PRELOAD=$PWD/build/dev/libcartcoll_mpi.so ./ghost_update_time ...
 // Edge i-j is present with probability D (default 0.7; 1: every other process), the same draw on
 // every process; at 4 processes the default seed 1 gives degrees 2 to 3 on a graph that the layer does
@@ -13,7 +13,8 @@
 // calls, B batches of C calls each, every batch started by a barrier and timed by MPI_Wtime; each
 // process takes the median of its batch times, and rank 0 prints the slowest process's median per
 // call in microseconds. Every received element is checked (its value names sender, edge and
-// element): a wrong one fails the run.
+// element): a wrong one fails the run. --plain sends the same messages with MPI_Irecv, MPI_Isend and
+// one MPI_Waitall, without a neighborhood collective: the floor of any library on MPI's interface.
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,13 +45,14 @@ int main(int argc, char** argv) {
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   double density = 0.7;
   unsigned seed = 1;
-  int batches = 400, calls = 10, waitall = 0;
+  int batches = 400, calls = 10, waitall = 0, plain = 0;
   for (int a = 1; a < argc; ++a) {
     if (!strcmp(argv[a], "--density") && a + 1 < argc) density = atof(argv[++a]);
     else if (!strcmp(argv[a], "--seed") && a + 1 < argc) seed = (unsigned)atoi(argv[++a]);
     else if (!strcmp(argv[a], "--batches") && a + 1 < argc) batches = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--calls") && a + 1 < argc) calls = atoi(argv[++a]);
     else if (!strcmp(argv[a], "--waitall")) waitall = 1;
+    else if (!strcmp(argv[a], "--plain")) plain = 1;
     else {
       if (rank == 0) fprintf(stderr, "unknown argument %s\n", argv[a]);
       MPI_Abort(MPI_COMM_WORLD, 2);
@@ -85,19 +87,28 @@ int main(int argc, char** argv) {
   for (int k = 0; k < degree; ++k)
     for (int e = 0; e < send_counts[k]; ++e) send[send_displs[k] + e] = value_of(rank, neighbors[k], e);
   double* times = malloc(sizeof(double) * (size_t)batches);
+  MPI_Request* plain_requests = malloc(sizeof(MPI_Request) * (size_t)(2 * degree + 1));
   for (int i = -50; i < batches * calls; ++i) {
     const int batch = i / calls, first = i >= 0 && i % calls == 0;
     if (first) {
       MPI_Barrier(MPI_COMM_WORLD);
       times[batch] = -MPI_Wtime();
     }
-    MPI_Request request;
-    MPI_Ineighbor_alltoallv(send, send_counts, send_displs, MPI_INT, recv, recv_counts, recv_displs, MPI_INT, graph,
-                            &request);
-    if (waitall)
-      MPI_Waitall(1, &request, MPI_STATUSES_IGNORE);
-    else
-      MPI_Wait(&request, MPI_STATUS_IGNORE);
+    if (plain) {
+      for (int k = 0; k < degree; ++k)
+        MPI_Irecv(recv + recv_displs[k], recv_counts[k], MPI_INT, neighbors[k], 0, graph, &plain_requests[k]);
+      for (int k = 0; k < degree; ++k)
+        MPI_Isend(send + send_displs[k], send_counts[k], MPI_INT, neighbors[k], 0, graph, &plain_requests[degree + k]);
+      MPI_Waitall(2 * degree, plain_requests, MPI_STATUSES_IGNORE);
+    } else {
+      MPI_Request request;
+      MPI_Ineighbor_alltoallv(send, send_counts, send_displs, MPI_INT, recv, recv_counts, recv_displs, MPI_INT, graph,
+                              &request);
+      if (waitall)
+        MPI_Waitall(1, &request, MPI_STATUSES_IGNORE);
+      else
+        MPI_Wait(&request, MPI_STATUS_IGNORE);
+    }
     if (i >= 0 && i % calls == calls - 1) times[batch] += MPI_Wtime();
   }
   int wrong = 0;
@@ -114,9 +125,10 @@ int main(int argc, char** argv) {
   if (rank == 0)
     printf("processes %d degree %d-%d bytes_sent_max %d completion %s batches %d calls %d median_us_per_call %.2f "
            "wrong %d\n",
-           size, degree_min, degree_max, bytes_max, waitall ? "MPI_Waitall" : "MPI_Wait", batches, calls, slowest, wrong_total);
+           size, degree_min, degree_max, bytes_max, plain ? "plain" : waitall ? "MPI_Waitall" : "MPI_Wait", batches, calls, slowest, wrong_total);
   MPI_Comm_free(&graph);
   free(times);
+  free(plain_requests);
   free(send);
   free(recv);
   free(send_counts);

@@ -134,6 +134,8 @@ class CommState {
     std::optional<RepeatedCall::Printed> printed;
     Layout layout;                             // what the print stands for, to choose on again
     std::shared_ptr<const Schedule> schedule;  // what it ran (held, so that no other takes its address)
+    bool forced = false;                       // by a forced algorithm: no choice to make again
+    Run run;
     std::unique_ptr<Execution> idle;
     std::uint64_t generation = 0;
   };

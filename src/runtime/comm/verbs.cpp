@@ -185,18 +185,23 @@ Request start_nonblocking(std::unique_ptr<ScheduledOperation> operation, Ephemer
   return RequestAccess::make(std::move(operation));
 }
 
-// What a nonblocking call with this layout runs, chosen without communicating.
-std::shared_ptr<const Schedule> nonblocking_schedule(CommState& state, const Layout& layout, Contract contract) {
-  const Choice choice = per_call(state, requested_for_call(state, layout, contract, state.settings.algorithm), layout,
-                                 CallKind::once, ChoicePoint::local);
+// What a nonblocking call with this layout runs, chosen without communicating; `forced`: the call
+// may run only one algorithm (not `auto`), which per_call returns as it is.
+struct NonblockingChoice {
+  std::shared_ptr<const Schedule> schedule;
+  bool forced;
+};
+NonblockingChoice nonblocking_schedule(CommState& state, const Layout& layout, Contract contract) {
+  const Algorithm requested = requested_for_call(state, layout, contract, state.settings.algorithm);
+  const Choice choice = per_call(state, requested, layout, CallKind::once, ChoicePoint::local);
   auto schedule = state.schedule(layout.collective, choice);
   state.last_run = CommState::Run{choice.algorithm, schedule->messages()};
-  return schedule;
+  return {std::move(schedule), !requested.is_automatic()};
 }
 
 // The last call's idle execution, where the print is that call's and the layout it stands for still
-// resolves to the same schedule (a choice `auto` made then is made again: the same one, unless it
-// has learned since); else nullptr.
+// resolves to the same schedule (forced, or a choice `auto` made then and makes again: the same one,
+// unless it has learned since); else nullptr.
 std::unique_ptr<Execution> repeated_execution(CommState& state, const ArgumentPrint& print, Contract contract) {
   CommState::RepeatedNonblocking& last = state.last_nonblocking_call;
   const std::span<const std::intptr_t> values = print.values();
@@ -204,14 +209,17 @@ std::unique_ptr<Execution> repeated_execution(CommState& state, const ArgumentPr
       last.printed->requested != state.settings.algorithm ||
       !std::equal(values.begin(), values.end(), last.printed->values.begin(), last.printed->values.end()))
     return nullptr;
-  if (nonblocking_schedule(state, last.layout, contract) != last.schedule) return nullptr;
+  if (last.forced)
+    state.last_run = last.run;
+  else if (nonblocking_schedule(state, last.layout, contract).schedule != last.schedule)
+    return nullptr;
   return std::move(last.idle);
 }
 
 // Makes `print` the one last_nonblocking_call keeps an execution for (reusing the slot's memory);
 // returns its generation.
 std::uint64_t keep_for(CommState& state, const ArgumentPrint& print, Contract contract, const Layout& layout,
-                       std::shared_ptr<const Schedule> schedule) {
+                       NonblockingChoice choice) {
   CommState::RepeatedNonblocking& last = state.last_nonblocking_call;
   const std::span<const std::intptr_t> values = print.values();
   if (!last.printed) last.printed.emplace(CommState::RepeatedCall::Printed{{}, contract, state.settings.algorithm});
@@ -219,7 +227,9 @@ std::uint64_t keep_for(CommState& state, const ArgumentPrint& print, Contract co
   last.printed->contract = contract;
   last.printed->requested = state.settings.algorithm;
   last.layout = layout;
-  last.schedule = std::move(schedule);
+  last.schedule = std::move(choice.schedule);
+  last.forced = choice.forced;
+  last.run = *state.last_run;
   last.idle.reset();
   return ++last.generation;
 }
@@ -230,7 +240,7 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
                   const Error* reported_at_completion) {
   EphemeralTag tag(state->tags());
   check_layout(*state, layout, contract);
-  const auto schedule = nonblocking_schedule(*state, layout, contract);
+  const auto schedule = nonblocking_schedule(*state, layout, contract).schedule;
   return start_nonblocking(std::make_unique<ScheduledOperation>(state, user_comm, *schedule, layout, tag.get(), false,
                                                                 state->reuse(false)),
                            tag, reported_at_completion);
@@ -251,10 +261,10 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
   if (!print.complete() || !keeps_execution(layout)) return iexchange(state, user_comm, layout, contract);
   EphemeralTag tag(state->tags());
   check_layout(*state, layout, contract);
-  auto schedule = nonblocking_schedule(*state, layout, contract);
-  auto execution = std::make_unique<Execution>(*schedule, layout, state->library()->get(), tag.get(),
+  NonblockingChoice choice = nonblocking_schedule(*state, layout, contract);
+  auto execution = std::make_unique<Execution>(*choice.schedule, layout, state->library()->get(), tag.get(),
                                                state->reuse(false), state->library()->gate());
-  const std::uint64_t generation = keep_for(*state, print, contract, layout, std::move(schedule));
+  const std::uint64_t generation = keep_for(*state, print, contract, layout, std::move(choice));
   return start_nonblocking(
       std::make_unique<ScheduledOperation>(state, user_comm, std::move(execution), tag.get(), generation), tag, nullptr);
 }
