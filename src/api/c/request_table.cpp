@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "request_table.hpp"
 
-#include <deque>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "runtime/comm/keyval.hpp"
 #include "runtime/exec/mpi_check.hpp"
@@ -13,7 +13,20 @@ namespace cartcoll::capi {
 
 struct RequestTable {
   std::map<MPI_Request, std::unique_ptr<LibraryRequest>> entries;  // live and retired
-  std::deque<LibraryRequest*> retired;                              // oldest first
+  // The retired entries, oldest first, from `oldest` on: a queue that, once as long as a program
+  // keeps it, neither allocates nor frees (its front is dropped in one move every retired_kept reuses).
+  std::vector<LibraryRequest*> retired;
+  std::size_t oldest = 0;
+
+  std::size_t retired_count() const noexcept { return retired.size() - oldest; }
+  LibraryRequest* take_oldest_retired() noexcept {
+    LibraryRequest* taken = retired[oldest++];
+    if (oldest > retired_kept) {
+      retired.erase(retired.begin(), retired.begin() + static_cast<std::ptrdiff_t>(oldest));
+      oldest = 0;
+    }
+    return taken;
+  }
 };
 
 namespace {
@@ -63,9 +76,8 @@ void set_empty_status(MPI_Status* status) {
 
 MPI_Request register_request(Request request) {
   RequestTable& requests = table();
-  if (requests.retired.size() > retired_kept) {
-    LibraryRequest* reused = requests.retired.front();
-    requests.retired.pop_front();
+  if (requests.retired_count() > retired_kept) {
+    LibraryRequest* reused = requests.take_oldest_retired();
     reused->request = std::move(request);
     reused->retired = false;
     return reused->handle;
@@ -94,7 +106,7 @@ bool any_library_request(std::span<const MPI_Request> handles) {
 
 bool any_stale_request(std::span<const MPI_Request> handles) {
   const RequestTable& requests = table();
-  if (requests.retired.empty()) return false;
+  if (requests.retired_count() == 0) return false;
   for (const MPI_Request handle : handles) {
     if (handle == MPI_REQUEST_NULL) continue;
     const auto found = requests.entries.find(handle);

@@ -6,6 +6,7 @@
 #include "runtime/exec/mpi_check.hpp"
 #include "cartcoll/error.hpp"
 #include "keyval.hpp"
+#include "operation.hpp"
 
 namespace cartcoll::detail {
 
@@ -18,6 +19,8 @@ CommState::CommState(Neighborhood neighborhood_, Weights weights_, int rank_, Or
       settings(settings_),
       library_(std::move(library)),
       tags_(std::min(settings.max_tag, library_->tag_ub())) {}
+
+CommState::~CommState() = default;
 
 std::unique_ptr<CommState> CommState::duplicate() const {
   auto copy = std::make_unique<CommState>(neighborhood, weights, rank, origin, settings,
@@ -43,12 +46,10 @@ void CommState::mark_freed() noexcept {
   type_cache = TypeCache();
 }
 
-void CommState::give_back(std::unique_ptr<Execution> execution, std::uint64_t generation) noexcept {
+void CommState::give_back(std::unique_ptr<ScheduledOperation> operation, std::uint64_t generation) noexcept {
   RepeatedNonblocking& last = last_nonblocking_call;
-  if (freed() || last.idle || last.generation != generation || !execution->complete() ||
-      execution->error() != MPI_SUCCESS)
-    return;
-  last.idle = std::move(execution);
+  if (freed() || last.idle || last.generation != generation) return;
+  last.idle = std::move(operation);
 }
 
 std::shared_ptr<const Schedule> CommState::schedule(Collective collective, Choice choice) {

@@ -199,10 +199,10 @@ NonblockingChoice nonblocking_schedule(CommState& state, const Layout& layout, C
   return {std::move(schedule), !requested.is_automatic()};
 }
 
-// The last call's idle execution, where the print is that call's and the layout it stands for still
+// The last call's idle operation, where the print is that call's and the layout it stands for still
 // resolves to the same schedule (forced, or a choice `auto` made then and makes again: the same one,
 // unless it has learned since); else nullptr.
-std::unique_ptr<Execution> repeated_execution(CommState& state, const ArgumentPrint& print, Contract contract) {
+std::unique_ptr<ScheduledOperation> repeated_operation(CommState& state, const ArgumentPrint& print, Contract contract) {
   CommState::RepeatedNonblocking& last = state.last_nonblocking_call;
   const std::span<const std::intptr_t> values = print.values();
   if (!last.idle || !print.complete() || last.printed->contract != contract ||
@@ -247,15 +247,14 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
 }
 
 // Equal prints make equal layouts, which passed their checks before, so a repeat skips them as a
-// blocking call does; and it takes the lowered execution of the last call, kept while its datatypes
-// are predefined (keeps_execution).
+// blocking call does; and it takes the operation of the last call, lowered already, kept while its
+// datatypes are predefined (keeps_execution).
 Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const ArgumentPrint& print,
                   const std::function<Layout()>& make_layout, Contract contract) {
-  if (auto execution = repeated_execution(*state, print, contract)) {
+  if (auto operation = repeated_operation(*state, print, contract)) {
     EphemeralTag tag(state->tags());
-    const std::uint64_t generation = state->last_nonblocking_call.generation;
-    return start_nonblocking(
-        std::make_unique<ScheduledOperation>(state, user_comm, std::move(execution), tag.get(), generation), tag, nullptr);
+    operation->reuse(state, user_comm, tag.get());
+    return start_nonblocking(std::move(operation), tag, nullptr);
   }
   const Layout layout = make_layout();
   if (!print.complete() || !keeps_execution(layout)) return iexchange(state, user_comm, layout, contract);
