@@ -138,7 +138,7 @@ class CommState {
     std::optional<RepeatedCall::Printed> printed;
     Layout layout;                             // what the print stands for, to choose on again
     std::shared_ptr<const Schedule> schedule;  // what it ran (held, so that no other takes its address)
-    bool forced = false;                       // by a forced algorithm: no choice to make again
+    bool direct = false;                       // the direct exchange only: no choice to make again
     Run run;
     std::unique_ptr<ScheduledOperation> idle;  // holds no reference to this state
     std::uint64_t generation = 0;

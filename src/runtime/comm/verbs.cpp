@@ -185,23 +185,24 @@ Request start_nonblocking(std::unique_ptr<ScheduledOperation> operation, Ephemer
   return RequestAccess::make(std::move(operation));
 }
 
-// What a nonblocking call with this layout runs, chosen without communicating; `forced`: the call
-// may run only one algorithm (not `auto`), which per_call returns as it is.
+// What a nonblocking call with this layout runs, chosen without communicating; `direct`: the call
+// may run the direct exchange only (requested_for_call: a v or w call under MPI's contract), which
+// per_call returns as it is.
 struct NonblockingChoice {
   std::shared_ptr<const Schedule> schedule;
-  bool forced;
+  bool direct;
 };
 NonblockingChoice nonblocking_schedule(CommState& state, const Layout& layout, Contract contract) {
   const Algorithm requested = requested_for_call(state, layout, contract, state.settings.algorithm);
   const Choice choice = per_call(state, requested, layout, CallKind::once, ChoicePoint::local);
   auto schedule = state.schedule(layout.collective, choice);
   state.last_run = CommState::Run{choice.algorithm, schedule->messages()};
-  return {std::move(schedule), !requested.is_automatic()};
+  return {std::move(schedule), requested == direct_exchange()};
 }
 
 // The last call's idle operation, where the print is that call's and the layout it stands for still
-// resolves to the same schedule (forced, or a choice `auto` made then and makes again: the same one,
-// unless it has learned since); else nullptr.
+// resolves to the same schedule (the direct exchange, or a choice made then and made again: the same
+// one, unless `auto` has learned since); else nullptr.
 std::unique_ptr<ScheduledOperation> repeated_operation(CommState& state, const ArgumentPrint& print, Contract contract) {
   CommState::RepeatedNonblocking& last = state.last_nonblocking_call;
   const std::span<const std::intptr_t> values = print.values();
@@ -209,7 +210,7 @@ std::unique_ptr<ScheduledOperation> repeated_operation(CommState& state, const A
       last.printed->requested != state.settings.algorithm ||
       !std::equal(values.begin(), values.end(), last.printed->values.begin(), last.printed->values.end()))
     return nullptr;
-  if (last.forced)
+  if (last.direct)
     state.last_run = last.run;
   else if (nonblocking_schedule(state, last.layout, contract).schedule != last.schedule)
     return nullptr;
@@ -228,7 +229,7 @@ std::uint64_t keep_for(CommState& state, const ArgumentPrint& print, Contract co
   last.printed->requested = state.settings.algorithm;
   last.layout = layout;
   last.schedule = std::move(choice.schedule);
-  last.forced = choice.forced;
+  last.direct = choice.direct;
   last.run = *state.last_run;
   last.idle.reset();
   return ++last.generation;
