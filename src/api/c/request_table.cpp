@@ -50,6 +50,9 @@ RequestTable& table() {
   detail::check(MPI_Comm_get_attr(MPI_COMM_SELF, keyval, &value, &found), "MPI_Comm_get_attr");
   if (found) return *static_cast<RequestTable*>(value);
   auto made = std::make_unique<RequestTable>();
+  // Room for retired_kept handles kept and as many reused before the front is dropped: a program
+  // that frees its requests as it makes them then never grows the queue.
+  made->retired.reserve(2 * (retired_kept + 1));
   detail::check(MPI_Comm_set_attr(MPI_COMM_SELF, keyval, made.get()), "MPI_Comm_set_attr");
   return *made.release();
 }
