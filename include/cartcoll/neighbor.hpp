@@ -39,6 +39,8 @@ class CARTCOLL_API NeighborComm {
   // Any collective: a call repeated with an equal print skips building its layout.
   void exchange(const ArgumentPrint& print, const std::function<Layout()>& make_layout) const;
   Request iexchange(const Layout& layout) const;  // never blocks, never communicates before it returns
+  // Any collective: a call repeated with an equal print reuses the last one's lowered messages.
+  Request iexchange(const ArgumentPrint& print, const std::function<Layout()>& make_layout) const;
   // Collective: a bad argument on any process makes every process throw the same error.
   Request exchange_init(const std::function<Layout()>& make_layout, const RequestOptions& options = {}) const;
   // What a blocking call with this layout runs (collective where `auto` measures).

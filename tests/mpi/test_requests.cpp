@@ -8,6 +8,7 @@
 
 #include "../support/cart_fixture.hpp"
 #include "../support/handle_census.hpp"
+#include "cartcoll/neighbor.h"
 #include "runtime/exec/argument_print.hpp"
 
 using namespace support;
@@ -216,6 +217,45 @@ TEST_F(SharedDatatypes, RepeatedVArgumentsFollowTheArraysContents) {
             << "call " << call << ", block " << i << ", element " << k;
     if (m == 1)
       for (int i = 0; i < 8; ++i) ASSERT_EQ(recv[at(i, 1) % 16], -1) << "call " << call << ": an element too many";
+  }
+}
+
+// The same through CC_Ineighbor_alltoallv + CC_Wait, whose repeats take the last call's lowered
+// execution (CommState::RepeatedNonblocking): arrays changed in place are seen, and calls in flight
+// at once with other buffers each run their own, whichever completes first.
+TEST_F(SharedDatatypes, RepeatedNonblockingVArgumentsFollowTheArraysContents) {
+  std::vector<int> send(16), recv(16), other_send(16), other_recv(16), counts(8, 2),
+      displs{0, 2, 4, 6, 8, 10, 12, 14};
+  auto at = [&](int block, int element) { return static_cast<std::size_t>(displs[static_cast<std::size_t>(block)] + element); };
+  auto start = [&](std::vector<int>& out, std::vector<int>& in, int call, MPI_Request* request) {
+    std::fill(out.begin(), out.end(), -5);
+    std::fill(in.begin(), in.end(), -1);
+    for (int i = 0; i < 8; ++i)
+      for (int k = 0; k < counts[0]; ++k) out[at(i, k)] = value(rank_, i, k, call);
+    ASSERT_EQ(CC_Ineighbor_alltoallv(out.data(), counts.data(), displs.data(), MPI_INT, in.data(), counts.data(),
+                                     displs.data(), MPI_INT, cart_, request),
+              MPI_SUCCESS);
+  };
+  auto check = [&](const std::vector<int>& in, int call) {
+    for (int i = 0; i < 8; ++i)
+      for (int k = 0; k < counts[0]; ++k)
+        ASSERT_EQ(in[at(i, k)], value(sources_[static_cast<std::size_t>(i)], i, k, call))
+            << "call " << call << ", block " << i << ", element " << k;
+    if (counts[0] == 1)
+      for (int i = 0; i < 8; ++i) ASSERT_EQ(in[at(i, 1) % 16], -1) << "call " << call << ": an element too many";
+  };
+  for (int call = 1; call <= 8; ++call) {
+    if (call == 4) std::reverse(displs.begin(), displs.end());  // other places, same pointers
+    if (call == 6) std::fill(counts.begin(), counts.end(), 1);   // fewer elements, same pointers
+    MPI_Request request = MPI_REQUEST_NULL, other = MPI_REQUEST_NULL;
+    start(send, recv, call, &request);
+    const bool overlapping = call % 4 == 3;  // calls 2, 3, 5 and 7 repeat the one before
+    if (overlapping) start(other_send, other_recv, -call, &other);  // in flight at once, other buffers
+    if (call == 3) ASSERT_EQ(CC_Wait(&other, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    ASSERT_EQ(CC_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    ASSERT_EQ(CC_Wait(&other, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    check(recv, call);
+    if (overlapping) check(other_recv, -call);
   }
 }
 

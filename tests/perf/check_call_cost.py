@@ -164,8 +164,9 @@ def read_recorded(path):
 def write_recorded(path, figures, context):
     with open(path, "w") as f:
         f.write("# The library's own instructions per call (exclusive Ir in libcartcoll; the maximum over processes),\n"
-                "# one int per block, under callgrind: the reference of the ctest check call_cost\n"
-                "# (tests/perf/check_call_cost.py, tests/perf/call_cost.cpp). Kind.npN: measured at N processes.\n"
+                "# one int per block (the v kinds of degree 3: 1 + j ints on edge j), under callgrind: the reference of\n"
+                "# the ctest check call_cost (tests/perf/check_call_cost.py, tests/perf/call_cost.cpp). Kind.npN:\n"
+                "# measured at N processes.\n"
                 "# Re-record with CARTCOLL_RECORD_COST=1 ctest -R call_cost (docs/performance.md).\n")
         f.write(f"# context: {context}\n")
         for kind, values in figures.items():
@@ -195,8 +196,8 @@ def main():
         figures.update(measure(args, procs))
     recorded, recorded_context = read_recorded(args.recorded)
     record = args.record or os.environ.get("CARTCOLL_RECORD_COST", "") not in ("", "0")
-    print(f"instructions per call ({args.calls} calls of each kind after warm-up, one int per block; the maximum over processes)")
-    print(f"{'kind':38} {'library':>8} {'recorded':>8} {'ratio':>6} {'MPI':>8} {'runtime':>8} {'allocs':>6}")
+    print(f"instructions per call ({args.calls} calls of each kind after warm-up; the maximum over processes)")
+    print(f"{'kind':40} {'library':>8} {'recorded':>8} {'ratio':>6} {'MPI':>8} {'runtime':>8} {'allocs':>6}")
     failed = []
     for kind, values in figures.items():
         mine = values["library"]
@@ -204,7 +205,7 @@ def main():
         checked = not kind.startswith("mpi_")
         ratio = f"{mine / reference:6.2f}" if checked and reference else "     -"
         shown_reference = f"{reference:8.0f}" if checked and reference is not None else "       -"
-        print(f"{kind:38} {mine:8.0f} {shown_reference} {ratio} {values['MPI']:8.0f} {values['runtime']:8.0f} "
+        print(f"{kind:40} {mine:8.0f} {shown_reference} {ratio} {values['MPI']:8.0f} {values['runtime']:8.0f} "
               f"{values['allocations']:6.2f}")
         if checked and not record:
             if reference is None:

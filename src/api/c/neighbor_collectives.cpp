@@ -40,6 +40,34 @@ int nonblocking(MPI_Comm comm, MPI_Request* request, std::initializer_list<MPI_D
   return raised_by_mpi != MPI_SUCCESS ? raised_by_mpi : code;
 }
 
+// The v and w forms: a call repeated with an equal print reuses the last one's lowered messages
+// without building its layout; its datatypes are predefined then (keeps_execution), so the
+// committed-type check has nothing to find.
+template <typename MakePrint, typename MakeLayout>
+int nonblocking(MPI_Comm comm, MPI_Request* request, std::initializer_list<MPI_Datatype> types, MakePrint&& make_print,
+                MakeLayout&& make_layout) {
+  struct RaisedByMpi {};
+  int raised_by_mpi = MPI_SUCCESS;
+  const int code = capi::guarded(comm, [&] {
+    if (request == nullptr) throw Error(Errc::request, "request is NULL");
+    *request = MPI_REQUEST_NULL;
+    const NeighborComm neighbors(comm);
+    const Degrees degrees = neighbors.degrees();
+    const auto checked_layout = [&] {
+      Layout layout = make_layout(degrees);
+      raised_by_mpi = capi::check_committed(types, layout, comm);
+      if (raised_by_mpi != MPI_SUCCESS) throw RaisedByMpi{};
+      return layout;
+    };
+    try {
+      *request = capi::register_request(neighbors.iexchange(make_print(degrees), [&checked_layout] { return checked_layout(); }));
+    } catch (const RaisedByMpi&) {
+      // raised on the communicator's handler already
+    }
+  });
+  return raised_by_mpi != MPI_SUCCESS ? raised_by_mpi : code;
+}
+
 // Collective: a bad argument on any process (a NULL request included) fails every process alike.
 template <typename MakeLayout>
 int persistent(MPI_Comm comm, MPI_Info info, MPI_Request* request, MakeLayout&& make_layout) {
@@ -97,7 +125,7 @@ int CC_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype send
 int CC_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                             MPI_Request* request) {
-  return nonblocking(comm, request, {sendtype, recvtype}, CARTCOLL_ALLGATHERV_LAYOUT);
+  return nonblocking(comm, request, {sendtype, recvtype}, CARTCOLL_PRINTED(allgatherv, CARTCOLL_ALLGATHERV_ARGS));
 }
 int CC_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
@@ -106,13 +134,13 @@ int CC_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendt
 int CC_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                            MPI_Comm comm, MPI_Request* request) {
-  return nonblocking(comm, request, {sendtype, recvtype}, CARTCOLL_ALLTOALLV_LAYOUT);
+  return nonblocking(comm, request, {sendtype, recvtype}, CARTCOLL_PRINTED(alltoallv, CARTCOLL_ALLTOALLV_ARGS));
 }
 int CC_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
                            MPI_Request* request) {
-  return nonblocking(comm, request, {}, CARTCOLL_ALLTOALLW_LAYOUT);
+  return nonblocking(comm, request, {}, CARTCOLL_PRINTED(alltoallw, CARTCOLL_ALLTOALLW_ARGS));
 }
 
 int CC_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "request_table.hpp"
 
-#include <deque>
 #include <map>
 #include <memory>
+#include <vector>
 
 #include "runtime/comm/keyval.hpp"
 #include "runtime/exec/mpi_check.hpp"
@@ -11,16 +11,29 @@
 
 namespace cartcoll::capi {
 
-namespace {
-
-struct Table {
+struct RequestTable {
   std::map<MPI_Request, std::unique_ptr<LibraryRequest>> entries;  // live and retired
-  std::deque<LibraryRequest*> retired;                              // oldest first
+  // The retired entries, oldest first, from `oldest` on: a queue that, once as long as a program
+  // keeps it, neither allocates nor frees (its front is dropped in one move every retired_kept reuses).
+  std::vector<LibraryRequest*> retired;
+  std::size_t oldest = 0;
+
+  std::size_t retired_count() const noexcept { return retired.size() - oldest; }
+  LibraryRequest* take_oldest_retired() noexcept {
+    LibraryRequest* taken = retired[oldest++];
+    if (oldest > retired_kept) {
+      retired.erase(retired.begin(), retired.begin() + static_cast<std::ptrdiff_t>(oldest));
+      oldest = 0;
+    }
+    return taken;
+  }
 };
+
+namespace {
 
 // At MPI_Finalize: every handle the library holds is completed and given back to MPI.
 int delete_table(MPI_Comm, int, void* value, void*) {
-  std::unique_ptr<Table> table(static_cast<Table*>(value));
+  std::unique_ptr<RequestTable> table(static_cast<RequestTable*>(value));
   for (auto& [handle, entry] : table->entries) {
     MPI_Request freed = handle;
     MPI_Grequest_complete(freed);
@@ -30,13 +43,16 @@ int delete_table(MPI_Comm, int, void* value, void*) {
 }
 
 // The table of this process: an attribute of MPI_COMM_SELF, made on first use, gone at MPI_Finalize.
-Table& table() {
+RequestTable& table() {
   static const int keyval = detail::create_keyval_freed_at_finalize(MPI_COMM_NULL_COPY_FN, delete_table);
   void* value = nullptr;
   int found = 0;
   detail::check(MPI_Comm_get_attr(MPI_COMM_SELF, keyval, &value, &found), "MPI_Comm_get_attr");
-  if (found) return *static_cast<Table*>(value);
-  auto made = std::make_unique<Table>();
+  if (found) return *static_cast<RequestTable*>(value);
+  auto made = std::make_unique<RequestTable>();
+  // Room for retired_kept handles kept and as many reused before the front is dropped: a program
+  // that frees its requests as it makes them then never grows the queue.
+  made->retired.reserve(2 * (retired_kept + 1));
   detail::check(MPI_Comm_set_attr(MPI_COMM_SELF, keyval, made.get()), "MPI_Comm_set_attr");
   return *made.release();
 }
@@ -62,15 +78,14 @@ void set_empty_status(MPI_Status* status) {
 }
 
 MPI_Request register_request(Request request) {
-  Table& requests = table();
-  if (requests.retired.size() > retired_kept) {
-    LibraryRequest* reused = requests.retired.front();
-    requests.retired.pop_front();
+  RequestTable& requests = table();
+  if (requests.retired_count() > retired_kept) {
+    LibraryRequest* reused = requests.take_oldest_retired();
     reused->request = std::move(request);
     reused->retired = false;
     return reused->handle;
   }
-  auto entry = std::make_unique<LibraryRequest>(LibraryRequest{std::move(request)});
+  auto entry = std::make_unique<LibraryRequest>(LibraryRequest{std::move(request), MPI_REQUEST_NULL, false, &requests});
   detail::check(MPI_Grequest_start(query, release, cancel, nullptr, &entry->handle), "MPI_Grequest_start");
   const MPI_Request handle = entry->handle;
   requests.entries[handle] = std::move(entry);
@@ -79,13 +94,13 @@ MPI_Request register_request(Request request) {
 
 LibraryRequest* find_request(MPI_Request handle) {
   if (handle == MPI_REQUEST_NULL) return nullptr;
-  Table& requests = table();
+  RequestTable& requests = table();
   const auto found = requests.entries.find(handle);
   return found == requests.entries.end() ? nullptr : found->second.get();
 }
 
 bool any_library_request(std::span<const MPI_Request> handles) {
-  const Table& requests = table();
+  const RequestTable& requests = table();
   if (requests.entries.empty()) return false;
   for (const MPI_Request handle : handles)
     if (handle != MPI_REQUEST_NULL && requests.entries.count(handle) != 0) return true;
@@ -93,8 +108,8 @@ bool any_library_request(std::span<const MPI_Request> handles) {
 }
 
 bool any_stale_request(std::span<const MPI_Request> handles) {
-  const Table& requests = table();
-  if (requests.retired.empty()) return false;
+  const RequestTable& requests = table();
+  if (requests.retired_count() == 0) return false;
   for (const MPI_Request handle : handles) {
     if (handle == MPI_REQUEST_NULL) continue;
     const auto found = requests.entries.find(handle);
@@ -106,7 +121,7 @@ bool any_stale_request(std::span<const MPI_Request> handles) {
 void retire(LibraryRequest& entry, MPI_Request* handle) {
   entry.request = Request();
   entry.retired = true;
-  table().retired.push_back(&entry);
+  entry.table->retired.push_back(&entry);
   *handle = MPI_REQUEST_NULL;
 }
 

@@ -21,10 +21,13 @@ namespace cartcoll::capi {
 
 inline constexpr std::size_t retired_kept = 64;
 
+struct RequestTable;
+
 struct LibraryRequest {
   Request request;
   MPI_Request handle = MPI_REQUEST_NULL;
   bool retired = false;  // freed: the handle is a stale copy's
+  RequestTable* table = nullptr;  // the table that holds it (retire finds it there without a lookup)
 };
 
 // The handle a new operation gets (nonblocking or persistent: Request knows which).

@@ -83,6 +83,12 @@ Request NeighborComm::iexchange(const Layout& layout) const {
                            unusable_settings ? &*unusable_settings : nullptr);
 }
 
+// A first call attaches the state only after its layout passed, as the form above does.
+Request NeighborComm::iexchange(const ArgumentPrint& print, const std::function<Layout()>& make_layout) const {
+  if (!state_ || state_->freed()) return iexchange(make_layout());
+  return detail::iexchange(state_, comm_, print, make_layout, contract_of(*state_));
+}
+
 Request NeighborComm::exchange_init(const std::function<Layout()>& make_layout, const RequestOptions& options) const {
   detail::CommState& attached = state(true);
   return detail::exchange_init(state_, comm_, make_layout, options, contract_of(attached));

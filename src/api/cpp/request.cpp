@@ -44,11 +44,14 @@ bool Request::ready() {
 
 namespace {
 
-// A nonblocking operation goes, then reports what its call found before it started (attach.hpp).
+// A nonblocking operation goes (or is kept for a call that repeats it: Operation::let_go), then
+// reports what its call found before it started (attach.hpp).
 // Apart, so that a persistent request's completion stays as short as it is.
 [[gnu::noinline]] void release_nonblocking(std::unique_ptr<detail::Operation>& operation) {
-  const std::unique_ptr<detail::Operation> completed = std::move(operation);
+  std::unique_ptr<detail::Operation> completed = std::move(operation);
   completed->throw_reported_at_completion();
+  detail::Operation& released = *completed;
+  released.let_go(std::move(completed));
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // are schedules the library runs (ScheduledOperation); the unified-interfaces paper's (Träff,
 // Hunold, Mercier and Holmes) collectives on communicators without a graph topology are MPI's own,
 // held as the library's requests where they must be (src/runtime/unified).
+#include <cstdint>
 #include <memory>
 #include <optional>
 
@@ -56,9 +57,13 @@ class Operation {
   void throw_reported_at_completion() const {
     if (at_completion_) throw *at_completion_;
   }
+  // A completed nonblocking operation that its request lets go (`self` is this operation): destroyed
+  // on return, unless it hands itself to whoever keeps it for a later call (ScheduledOperation).
+  virtual void let_go(std::unique_ptr<Operation> self) noexcept { self.reset(); }
 
  protected:
   Operation(MPI_Comm user_comm, bool persistent) : user_comm_(user_comm), persistent_(persistent) {}
+  void reset_user_comm(MPI_Comm comm) noexcept { user_comm_ = comm; }
   // Starts the work through the engine.
   virtual void begin() = 0;
   virtual Progressing& work() noexcept = 0;
@@ -86,22 +91,51 @@ class ScheduledOperation final : public Operation {
         state_(std::move(state)),
         library_(state_->library()),
         tag_(tag),
-        execution_(schedule, layout, persistent ? library_->ready() : library_->get(), tag, reuse, library_->gate()) {}
+        execution_(std::make_unique<Execution>(schedule, layout, persistent ? library_->ready() : library_->get(), tag,
+                                               reuse, library_->gate())) {}
+  // A nonblocking operation that, complete, goes to the state's last_nonblocking_call of generation
+  // `kept` (CommState::give_back) when its request lets it go, for a later call to take (reuse).
+  ScheduledOperation(std::shared_ptr<CommState> state, MPI_Comm user_comm, std::unique_ptr<Execution> execution,
+                     int tag, std::uint64_t kept)
+      : Operation(user_comm, false),
+        state_(std::move(state)),
+        library_(state_->library()),
+        tag_(tag),
+        execution_(std::move(execution)),
+        kept_(kept) {}
   ~ScheduledOperation() override {
+    if (!state_) return;  // kept idle: its tag went back when it was let go
     if (persistent())
       state_->tags().release_persistent(tag_);
     else
       state_->tags().release_ephemeral(tag_);
   }
 
+  // A kept operation taken for a call on `state` (the one it was made on) that holds `tag`.
+  void reuse(std::shared_ptr<CommState> state, MPI_Comm user_comm, int tag) noexcept {
+    state_ = std::move(state);
+    reset_user_comm(user_comm);
+    tag_ = tag;
+    execution_->retag(tag);
+  }
+  void let_go(std::unique_ptr<Operation> self) noexcept override {
+    if (!kept_ || !execution_->complete() || execution_->error() != MPI_SUCCESS) return;
+    // The slot must hold no reference to its own state, so the operation gives up its state here.
+    const std::shared_ptr<CommState> state = std::move(state_);
+    state->tags().release_ephemeral(tag_);
+    static_cast<void>(self.release());  // this operation, owned from here on by the slot (or destroyed)
+    state->give_back(std::unique_ptr<ScheduledOperation>(this), *kept_);
+  }
+
  private:
-  void begin() override { execution_.start(); }
-  Progressing& work() noexcept override { return execution_; }
+  void begin() override { execution_->start(); }
+  Progressing& work() noexcept override { return *execution_; }
 
   std::shared_ptr<CommState> state_;      // keeps the tag space alive
   std::shared_ptr<LibraryComm> library_;  // outlives MPI_Comm_free of the user's communicator
   int tag_;
-  Execution execution_;
+  std::unique_ptr<Execution> execution_;
+  std::optional<std::uint64_t> kept_;
 };
 
 }  // namespace cartcoll::detail

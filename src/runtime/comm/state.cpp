@@ -6,6 +6,7 @@
 #include "runtime/exec/mpi_check.hpp"
 #include "cartcoll/error.hpp"
 #include "keyval.hpp"
+#include "operation.hpp"
 
 namespace cartcoll::detail {
 
@@ -31,6 +32,8 @@ CommState::CommState(Neighborhood neighborhood_, Weights weights_, int rank_, Or
       library_(std::move(library)),
       tags_(std::min(settings.max_tag, library_->tag_ub())) {}
 
+CommState::~CommState() = default;
+
 std::unique_ptr<CommState> CommState::duplicate() const {
   auto copy = std::make_unique<CommState>(neighborhood, weights, rank, origin, settings,
                                           std::make_shared<LibraryComm>(library_->get()));
@@ -50,8 +53,15 @@ const CartesianNeighborhood& CommState::cartesian() const {
 // they use; what is cached for later calls goes now.
 void CommState::mark_freed() noexcept {
   last_blocking_call = RepeatedCall();
+  last_nonblocking_call = RepeatedNonblocking();
   library_.reset();
   type_cache = TypeCache();
+}
+
+void CommState::give_back(std::unique_ptr<ScheduledOperation> operation, std::uint64_t generation) noexcept {
+  RepeatedNonblocking& last = last_nonblocking_call;
+  if (freed() || last.idle || last.generation != generation) return;
+  last.idle = std::move(operation);
 }
 
 std::shared_ptr<const Schedule> CommState::schedule(Collective collective, Choice choice) {

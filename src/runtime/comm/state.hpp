@@ -3,6 +3,7 @@
 // What a cartcoll communicator carries, as the value of an MPI attribute.
 #include <mpi.h>
 
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
@@ -64,10 +65,13 @@ enum class Contract { cartesian, mpi };
 // (MPI_Dist_graph_create*, MPI_Cart_create), the library attaching its state at the first collective.
 enum class Origin { cartesian_create, graph_create, mpi_topology };
 
+class ScheduledOperation;
+
 class CommState {
  public:
   CommState(Neighborhood neighborhood, Weights weights, int rank, Origin origin, Settings settings,
             std::shared_ptr<LibraryComm> library);
+  ~CommState();
   // The state of a duplicate (MPI_Comm_dup): the same neighborhood and what `auto` learned, its own
   // library communicator (a duplicate of this one's) and tags.
   std::unique_ptr<CommState> duplicate() const;
@@ -134,6 +138,26 @@ class CommState {
     std::optional<Run> run;  // what the call recognized by its arguments ran
   };
   RepeatedCall last_blocking_call;
+
+  // The last nonblocking v or w call's operation, idle between calls, for a next call with the same
+  // print (ArgumentPrint): that call takes it and posts its messages without building its layout,
+  // lowering anything or allocating, and its request gives it back when it completes. Nonblocking
+  // calls may overlap, so a call that finds it taken (by a call still in flight) makes its own.
+  // `generation` changes with the print, so that an operation made for an earlier print is not
+  // given back under a later one.
+  struct RepeatedNonblocking {
+    std::optional<RepeatedCall::Printed> printed;
+    Layout layout;                             // what the print stands for, to choose on again
+    std::shared_ptr<const Schedule> schedule;  // what it ran (held, so that no other takes its address)
+    bool direct = false;                       // the direct exchange only: no choice to make again
+    Run run;
+    std::unique_ptr<ScheduledOperation> idle;  // holds no reference to this state
+    std::uint64_t generation = 0;
+  };
+  RepeatedNonblocking last_nonblocking_call;
+  // A completed operation of last_nonblocking_call's `generation` goes back there, if the slot is
+  // still of that generation and empty; otherwise it goes.
+  void give_back(std::unique_ptr<ScheduledOperation> operation, std::uint64_t generation) noexcept;
 
   // When the user's communicator is freed: views that outlive it notice (freed()), and the library
   // communicator goes as soon as no operation holds it any more.

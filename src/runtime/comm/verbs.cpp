@@ -172,19 +172,99 @@ void exchange(CommState& state, const ArgumentPrint& print, const std::function<
   last.run = state.last_run;
 }
 
-Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const Layout& layout, Contract contract,
-                  const Error* reported_at_completion) {
-  EphemeralTag tag(state->tags());
-  check_layout(*state, layout, contract);
-  const Choice choice = per_call(*state, state->settings.algorithm, layout, contract, CallKind::once, ChoicePoint::local);
-  const auto schedule = state->schedule(layout.collective, choice);
-  state->last_run = CommState::Run{choice.algorithm, schedule->messages(), choice.decided_by};
-  auto operation = std::make_unique<ScheduledOperation>(state, user_comm, *schedule, layout, tag.get(), false,
-                                                        state->reuse(false));
+namespace {
+
+// Starts a nonblocking operation that holds `tag` from now on.
+Request start_nonblocking(std::unique_ptr<ScheduledOperation> operation, EphemeralTag& tag,
+                          const Error* reported_at_completion) {
   tag.hand_over();
   operation->start();
   if (reported_at_completion != nullptr) operation->report_at_completion(*reported_at_completion);
   return RequestAccess::make(std::move(operation));
+}
+
+// What a nonblocking call with this layout runs, chosen without communicating; `direct`: the call
+// may run the direct exchange only (requested_for_call: a v or w call under MPI's contract), which
+// per_call returns as it is.
+struct NonblockingChoice {
+  std::shared_ptr<const Schedule> schedule;
+  bool direct;
+};
+NonblockingChoice nonblocking_schedule(CommState& state, const Layout& layout, Contract contract) {
+  const Choice choice = per_call(state, state.settings.algorithm, layout, contract, CallKind::once, ChoicePoint::local);
+  auto schedule = state.schedule(layout.collective, choice);
+  state.last_run = CommState::Run{choice.algorithm, schedule->messages(), choice.decided_by};
+  const bool only_one = choice.decided_by == DecidedBy::forced || choice.decided_by == DecidedBy::contract;
+  return {std::move(schedule), only_one && choice.algorithm == direct_exchange()};
+}
+
+// The last call's idle operation, where the print is that call's and the layout it stands for still
+// resolves to the same schedule (the direct exchange, or a choice made then and made again: the same
+// one, unless `auto` has learned since); else nullptr.
+std::unique_ptr<ScheduledOperation> repeated_operation(CommState& state, const ArgumentPrint& print, Contract contract) {
+  CommState::RepeatedNonblocking& last = state.last_nonblocking_call;
+  const std::span<const std::intptr_t> values = print.values();
+  if (!last.idle || !print.complete() || last.printed->contract != contract ||
+      last.printed->requested != state.settings.algorithm ||
+      !std::equal(values.begin(), values.end(), last.printed->values.begin(), last.printed->values.end()))
+    return nullptr;
+  if (last.direct)
+    state.last_run = last.run;
+  else if (nonblocking_schedule(state, last.layout, contract).schedule != last.schedule)
+    return nullptr;
+  return std::move(last.idle);
+}
+
+// Makes `print` the one last_nonblocking_call keeps an execution for (reusing the slot's memory);
+// returns its generation.
+std::uint64_t keep_for(CommState& state, const ArgumentPrint& print, Contract contract, const Layout& layout,
+                       NonblockingChoice choice) {
+  CommState::RepeatedNonblocking& last = state.last_nonblocking_call;
+  const std::span<const std::intptr_t> values = print.values();
+  if (!last.printed) last.printed.emplace(CommState::RepeatedCall::Printed{{}, contract, state.settings.algorithm});
+  last.printed->values.assign(values.begin(), values.end());
+  last.printed->contract = contract;
+  last.printed->requested = state.settings.algorithm;
+  last.layout = layout;
+  last.schedule = std::move(choice.schedule);
+  last.direct = choice.direct;
+  last.run = *state.last_run;
+  last.idle.reset();
+  return ++last.generation;
+}
+
+}  // namespace
+
+Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const Layout& layout, Contract contract,
+                  const Error* reported_at_completion) {
+  EphemeralTag tag(state->tags());
+  check_layout(*state, layout, contract);
+  const auto schedule = nonblocking_schedule(*state, layout, contract).schedule;
+  return start_nonblocking(std::make_unique<ScheduledOperation>(state, user_comm, *schedule, layout, tag.get(), false,
+                                                                state->reuse(false)),
+                           tag, reported_at_completion);
+}
+
+// Equal prints make equal layouts, which passed their checks before, so a repeat skips them as a
+// blocking call does; and it takes the operation of the last call, lowered already, kept while its
+// datatypes are predefined (keeps_execution).
+Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const ArgumentPrint& print,
+                  const std::function<Layout()>& make_layout, Contract contract) {
+  if (auto operation = repeated_operation(*state, print, contract)) {
+    EphemeralTag tag(state->tags());
+    operation->reuse(state, user_comm, tag.get());
+    return start_nonblocking(std::move(operation), tag, nullptr);
+  }
+  const Layout layout = make_layout();
+  if (!print.complete() || !keeps_execution(layout)) return iexchange(state, user_comm, layout, contract);
+  EphemeralTag tag(state->tags());
+  check_layout(*state, layout, contract);
+  NonblockingChoice choice = nonblocking_schedule(*state, layout, contract);
+  auto execution = std::make_unique<Execution>(*choice.schedule, layout, state->library()->get(), tag.get(),
+                                               state->reuse(false), state->library()->gate());
+  const std::uint64_t generation = keep_for(*state, print, contract, layout, std::move(choice));
+  return start_nonblocking(
+      std::make_unique<ScheduledOperation>(state, user_comm, std::move(execution), tag.get(), generation), tag, nullptr);
 }
 
 Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_comm,
@@ -228,12 +308,9 @@ Request start_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_
                          const Error* reported_at_completion) {
   if (!call.schedule) return iexchange(state, user_comm, call.layout, Contract::mpi, reported_at_completion);
   EphemeralTag tag(state->tags());
-  auto operation = std::make_unique<ScheduledOperation>(state, user_comm, *call.schedule, call.layout, tag.get(), false,
-                                                        state->reuse(false));
-  tag.hand_over();
-  operation->start();
-  if (reported_at_completion != nullptr) operation->report_at_completion(*reported_at_completion);
-  return RequestAccess::make(std::move(operation));
+  return start_nonblocking(std::make_unique<ScheduledOperation>(state, user_comm, *call.schedule, call.layout, tag.get(),
+                                                                false, state->reuse(false)),
+                           tag, reported_at_completion);
 }
 
 // As exchange_init for a neighborhood call, with the route and the caller's values agreed too, in the

@@ -28,6 +28,12 @@ void exchange(CommState& state, const ArgumentPrint& print, const std::function<
 // (unusable settings, attach.hpp), the request runs and then fails with it at its completion.
 Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const Layout& layout, Contract contract,
                   const Error* reported_at_completion = nullptr);
+// The same for any collective, recognized by its print: a call repeated with an equal print takes
+// the last such call's execution where it is idle (CommState::RepeatedNonblocking), and
+// `make_layout` is called only where the call is not such a repeat. The state must be attached
+// already (a first call's unusable settings take the form above).
+Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, const ArgumentPrint& print,
+                  const std::function<Layout()>& make_layout, Contract contract);
 // Collective: processes agree on errors, the algorithm and the request's tag.
 Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_comm,
                       const std::function<Layout()>& make_layout, const RequestOptions& options, Contract contract);

@@ -31,20 +31,29 @@ class ArgumentPrint {
       complete_ = false;
       return *this;
     }
-    if constexpr (std::is_pointer_v<T>) values_[size_++] = reinterpret_cast<std::intptr_t>(value);
-    else values_[size_++] = static_cast<std::intptr_t>(value);
+    values_[size_++] = as_value(value);
     return *this;
   }
   template <typename T>
   ArgumentPrint& add(std::span<const T> values) noexcept {
     add(values.size());
-    for (const T& value : values) add(value);
+    if (values.size() > capacity - size_) {  // what does not fit makes the print incomplete
+      for (const T& value : values) add(value);
+      return *this;
+    }
+    for (const T& value : values) values_[size_++] = as_value(value);  // fits: no check per value
     return *this;
   }
   bool complete() const noexcept { return complete_; }
   std::span<const std::intptr_t> values() const noexcept { return {values_.data(), size_}; }
 
  private:
+  template <typename T>
+  static std::intptr_t as_value(T value) noexcept {
+    if constexpr (std::is_pointer_v<T>) return reinterpret_cast<std::intptr_t>(value);
+    else return static_cast<std::intptr_t>(value);
+  }
+
   std::array<std::intptr_t, capacity> values_;  // only the first size_ are set
   std::size_t size_ = 0;
   bool complete_ = true;

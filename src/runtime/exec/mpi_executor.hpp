@@ -50,6 +50,9 @@ class Execution : public Progressing {
   // the engine's bookkeeping; otherwise through the engine.
   void run();
   bool active() const noexcept { return !complete(); }
+  // Between runs: the tag of the next start (an execution kept from one nonblocking call for the
+  // next, each of which holds a tag of its own).
+  void retag(int tag) noexcept { tag_ = tag; }
 
  private:
   struct Lowered {
