@@ -106,8 +106,8 @@ std::vector<Schedule> plan_all(const GraphCase& c, const SetUps& setups, const P
   std::vector<Schedule> schedules;
   for (int r = 0; r < c.graph.size(); ++r) {
     GraphView view = c.graph.view(r);
-    view.pattern = pattern_of(r);
-    if (planner.needs_routing) view.routing = &setups.routes[static_cast<std::size_t>(r)];
+    view.setup = pattern_of(r);
+    if (planner.setup == &detail::routing_setup) view.setup = &setups.routes[static_cast<std::size_t>(r)];
     schedules.push_back(plan(Algorithm::named(planner.name), view, c.collective));
   }
   return schedules;
@@ -124,7 +124,7 @@ std::vector<Schedule> plan_auto(const GraphCase& c, const PlannerEntry& combinin
     const bool sends = c.collective == Collective::allgather || !view.destinations.empty();
     const CombinedSides sides{sends, !view.sources.empty()};
     const CombiningPattern restricted = restricted_to(patterns[static_cast<std::size_t>(r)], sides);
-    view.pattern = sides.sends || sides.receives ? &restricted : &patterns[static_cast<std::size_t>(r)];
+    view.setup = sides.sends || sides.receives ? &restricted : &patterns[static_cast<std::size_t>(r)];
     const std::string_view name = sides.sends || sides.receives ? combining.name : std::string_view("trivial");
     schedules.push_back(plan(Algorithm::named(name), view, c.collective));
   }
@@ -163,10 +163,10 @@ void fuzz_graph(std::span<const std::uint8_t> input, Reader& in, bool print) {
     const std::string name(entry.name);
     const std::vector<CombiningPattern>& patterns = entry.needs_nodes ? setups.in_nodes : setups.anywhere;
     const auto pattern_of = [&](int r) -> const CombiningPattern* {
-      return entry.needs_setup ? &patterns[static_cast<std::size_t>(r)] : nullptr;
+      return entry.setup == &detail::combining_setup ? &patterns[static_cast<std::size_t>(r)] : nullptr;
     };
     prove(decoded, name, c.collective, send, recv, want, [&] { return plan_all(c, setups, entry, pattern_of); });
-    if (!entry.needs_setup) continue;
+    if (entry.setup != &detail::combining_setup) continue;
     // Beside this planner's set-up: the direct exchange in its last phase, and auto's mix.
     prove(decoded, "trivial with " + name + "'s pattern", c.collective, send, recv, want, [&] {
       return plan_all(c, setups, Algorithm::named("trivial").planner(),

@@ -45,7 +45,7 @@ Proof prove_combining(const Graph& graph, Collective collective, const Combining
   for (int rank = 0; rank < graph.size(); ++rank) {
     GraphView view = graph.view(rank);
     proof.direct_messages += plan(Algorithm::named("trivial"), view, collective).messages();
-    view.pattern = &setup.patterns[static_cast<std::size_t>(rank)];
+    view.setup = &setup.patterns[static_cast<std::size_t>(rank)];
     schedules.push_back(plan(graph_combining, view, collective));
     proof.combined_messages += schedules.back().messages();
     if (most_phases != nullptr) *most_phases = std::max(*most_phases, static_cast<int>(schedules.back().phases.size()));
@@ -110,7 +110,7 @@ TEST(CombiningSetup, TheBusierFriendHandsTheOtherMoreOfWhatTheyShare) {
     for (const Collective collective : {Collective::alltoall, Collective::allgather}) {
       for (const int rank : {0, 1}) {
         GraphView view = graph.view(rank);
-        view.pattern = &setup.patterns[static_cast<std::size_t>(rank)];
+        view.setup = &setup.patterns[static_cast<std::size_t>(rank)];
         EXPECT_EQ(plan(graph_combining, view, collective).messages(), 6) << "busier " << busier << ", rank " << rank;
       }
       EXPECT_TRUE(prove_combining(graph, collective, {4, 2, 8, 6}).result);
@@ -372,7 +372,7 @@ TEST_P(CombiningProof, SidesChosenByEachProcesssBlockSizesFit) {
       mixed += sides.sends != sides.receives && !setup.patterns[r].steps.empty() && !setup.patterns[r].arrivals.empty();
       const CombiningPattern pattern = restricted_to(setup.patterns[r], sides);
       GraphView view = graph.view(rank);
-      view.pattern = &pattern;
+      view.setup = &pattern;
       schedules.push_back(plan(sides.sends || sides.receives ? graph_combining : Algorithm::named("trivial"), view, GetParam()));
       const auto blocks = GetParam() == Collective::allgather ? 1 : graph.destinations(rank).size();
       for (std::size_t j = 0; j < blocks; ++j) send[r].push_back(test::payload(rank, static_cast<int>(j), block.send[r]));
@@ -418,7 +418,7 @@ TEST_P(CombiningProof, NodeCombiningPairsFriendsWithinANodeOnly) {
           }
           GraphView view = graph.view(rank);
           direct_off_node += off_node(plan(Algorithm::named("trivial"), view, GetParam()), rank);
-          view.pattern = &pattern;
+          view.setup = &pattern;
           schedules.push_back(plan(node_combining, view, GetParam()));
           combined_off_node += off_node(schedules.back(), rank);
         }
@@ -476,13 +476,13 @@ TEST(GraphCombiningPlanner, DirectEdgesGoWithTheCombinedMessages) {
     for (int rank = 0; rank < graph.size(); ++rank) {
       GraphView view = graph.view(rank);
       const Schedule unpatterned = plan(Algorithm::named("trivial"), view, collective);
-      view.pattern = &setup.patterns[static_cast<std::size_t>(rank)];
+      view.setup = &setup.patterns[static_cast<std::size_t>(rank)];
       const Schedule direct = plan(Algorithm::named("trivial"), view, collective);
       ASSERT_EQ(direct.phases.size(), 2u);
       EXPECT_TRUE(direct.phases[0].sends.empty() && direct.phases[0].recvs.empty());
       EXPECT_EQ(direct.phases[1].sends, unpatterned.phases[0].sends);
       combined.push_back(plan(graph_combining, view, collective));
-      EXPECT_TRUE(sends_to_friends_only_before(combined.back(), *view.pattern, 1)) << "rank " << rank;
+      EXPECT_TRUE(sends_to_friends_only_before(combined.back(), *setup_result_of<CombiningPattern>(view), 1)) << "rank " << rank;
       // The same schedule with its direct messages (one block; combined ones carry two or more)
       // after the exchanges of phase 0, where they were before.
       Schedule moved = combined.back();
@@ -516,11 +516,11 @@ TEST(GraphCombiningPlanner, CumulativeSchedulesDeliverInTheLastPhase) {
     std::vector<Schedule> schedules;
     for (int rank = 0; rank < graph.size(); ++rank) {
       GraphView view = graph.view(rank);
-      view.pattern = &setup.patterns[static_cast<std::size_t>(rank)];
-      EXPECT_EQ(view.pattern->phases, budget);
+      view.setup = &setup.patterns[static_cast<std::size_t>(rank)];
+      EXPECT_EQ(setup_result_of<CombiningPattern>(view)->phases, budget);
       schedules.push_back(plan(graph_combining, view, Collective::allgather));
       EXPECT_EQ(schedules.back().phases.size(), static_cast<std::size_t>(budget)) << "rank " << rank;
-      EXPECT_TRUE(sends_to_friends_only_before(schedules.back(), *view.pattern, static_cast<std::size_t>(budget) - 1))
+      EXPECT_TRUE(sends_to_friends_only_before(schedules.back(), *setup_result_of<CombiningPattern>(view), static_cast<std::size_t>(budget) - 1))
           << "rank " << rank;
       const Schedule direct = plan(Algorithm::named("trivial"), view, Collective::allgather);
       EXPECT_EQ(direct.phases.size(), static_cast<std::size_t>(budget));
@@ -534,7 +534,7 @@ TEST(GraphCombiningPlanner, IsARegisteredGraphPlannerOutsideAuto) {
   const PlannerEntry& entry = graph_combining.planner();
   EXPECT_TRUE(entry.serves(NeighborhoodKind::graph));
   EXPECT_FALSE(entry.serves(NeighborhoodKind::cartesian));
-  EXPECT_TRUE(entry.needs_setup);
+  EXPECT_EQ(entry.setup, &detail::combining_setup);
   EXPECT_FALSE(entry.auto_candidate);
 }
 

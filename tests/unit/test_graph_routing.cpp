@@ -37,7 +37,7 @@ Proof prove_routing(const Graph& graph, Collective collective, int dims) {
   std::vector<Schedule> schedules;
   for (int rank = 0; rank < graph.size(); ++rank) {
     GraphView view = graph.view(rank);
-    view.routing = &routing.patterns[static_cast<std::size_t>(rank)];
+    view.setup = &routing.patterns[static_cast<std::size_t>(rank)];
     schedules.push_back(plan(graph_routing, view, collective));
     proof.most_messages = std::max(proof.most_messages, schedules.back().messages());
     proof.most_phases = std::max(proof.most_phases, static_cast<int>(schedules.back().phases.size()));
@@ -149,8 +149,9 @@ TEST(GraphRoutingPlanner, WithoutAPatternIsTheDirectExchange) {
       EXPECT_EQ(routed.phases[0].sends, direct.phases[0].sends);
       EXPECT_EQ(routed.phases[0].recvs, direct.phases[0].recvs);
     }
-  EXPECT_TRUE(graph_routing.planner().needs_routing);
-  EXPECT_FALSE(graph_routing.planner().auto_candidate) << "auto weighs it at creation (combining_at_creation.cpp)";
+  EXPECT_EQ(graph_routing.planner().setup, &detail::routing_setup);
+  EXPECT_TRUE(graph_routing.planner().needs_uniform_blocks);
+  EXPECT_FALSE(graph_routing.planner().auto_candidate) << "auto weighs it at creation (at_creation.cpp)";
 }
 
 }  // namespace

@@ -251,15 +251,17 @@ GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& optio
   // The set-up's patterns by node size: graph-combining pairs friends anywhere (0), node-combining
   // within nodes of options.combining.node_size; the first set-up's figures are reported.
   std::map<int, std::vector<CombiningPattern>> patterns;
-  std::vector<RoutingPattern> routes;  // graph-routing's, per rank
+  std::vector<RoutingPattern> routed;  // graph-routing's, per rank
   auto node_size_of = [&](const PlannerEntry& planner) { return planner.needs_nodes ? options.combining.node_size : 0; };
+  auto combines = [](const PlannerEntry& planner) { return planner.setup == &detail::combining_setup; };
+  auto routes = [](const PlannerEntry& planner) { return planner.setup == &detail::routing_setup; };
   for (const PlannerEntry& planner : planners())
     if (planner.serves(NeighborhoodKind::graph)) {
       graph_planners.push_back(&planner);
       figures.algorithms.emplace_back(planner.name);
-      if (planner.needs_routing && !figures.routing_setup)
-        figures.routing_setup = run_routing_setup(graph, options.routing_dims, routes);
-      if (!planner.needs_setup || patterns.count(node_size_of(planner)) > 0) continue;
+      if (routes(planner) && !figures.routing_setup)
+        figures.routing_setup = run_routing_setup(graph, options.routing_dims, routed);
+      if (!combines(planner) || patterns.count(node_size_of(planner)) > 0) continue;
       CombiningParameters parameters = options.combining;
       parameters.node_size = node_size_of(planner);
       SetupFigures setup = run_setup(graph, parameters, patterns[parameters.node_size]);
@@ -272,10 +274,10 @@ GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& optio
     GraphView view = graph.view(rank);
     ProcessFigures process{rank, static_cast<int>(view.sources.size()), static_cast<int>(view.destinations.size()), {}, {}};
     for (std::size_t a = 0; a < graph_planners.size(); ++a) {
-      view.pattern = graph_planners[a]->needs_setup
-                         ? &patterns.at(node_size_of(*graph_planners[a]))[static_cast<std::size_t>(rank)]
-                         : nullptr;
-      view.routing = graph_planners[a]->needs_routing ? &routes.at(static_cast<std::size_t>(rank)) : nullptr;
+      view.setup = nullptr;
+      if (combines(*graph_planners[a]))
+        view.setup = &patterns.at(node_size_of(*graph_planners[a]))[static_cast<std::size_t>(rank)];
+      if (routes(*graph_planners[a])) view.setup = &routed.at(static_cast<std::size_t>(rank));
       for (const Collective collective : {Collective::alltoall, Collective::allgather}) {
         std::optional<Schedule> schedule;
         if (graph_planners[a]->serves(collective)) schedule = plan(Algorithm::named(graph_planners[a]->name), view, collective);

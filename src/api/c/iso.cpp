@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/comm/attach.hpp"
+#include "runtime/selection/policy.hpp"
 #include "runtime/comm/create.hpp"
 #include "runtime/comm/settings.hpp"
 #include "c_layouts.hpp"

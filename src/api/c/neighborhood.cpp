@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "runtime/comm/create.hpp"
+#include "runtime/selection/policy.hpp"
 #include "runtime/comm/state.hpp"
 #include "cartcoll/cartcoll.h"
 #include "c_arrays.hpp"

@@ -19,19 +19,16 @@ namespace cartcoll {
 
 inline constexpr int no_process = -1;
 
-struct CombiningPattern;  // graph_combining.hpp
-struct RoutingPattern;    // graph_routing.hpp
+struct SetupResult;  // core/planning/setup.hpp
 
 struct GraphView {
   int rank = 0;
   int size = 0;
   std::span<const int> sources;       // receive block i comes from sources[i]
   std::span<const int> destinations;  // send block j (alltoall) goes to destinations[j]
-  // What a distributed set-up learned about this process's neighborhood, for planners that need it
-  // (PlannerEntry::needs_setup); null where none ran: such planners then plan without it.
-  const CombiningPattern* pattern = nullptr;
-  // What the routing set-up learned (PlannerEntry::needs_routing); null where none ran.
-  const RoutingPattern* routing = nullptr;
+  // What the planner's distributed set-up learned about this process's neighborhood (PlannerEntry::
+  // setup, opaque to all but the algorithm); null where none ran: the planner then plans without it.
+  const SetupResult* setup = nullptr;
 };
 
 // Every process's lists.

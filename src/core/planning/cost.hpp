@@ -7,6 +7,7 @@
 // (message combining pays while m < a/b (t-C)/(V-t)) is the special case with no per-message term
 // and one phase per round.
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -63,16 +64,16 @@ CARTCOLL_API std::span<const Algorithm> auto_candidates(Collective collective, N
 template <typename FiguresOf>
 Algorithm cheapest(std::span<const Algorithm> candidates, FiguresOf&& figures, const CostModel& model,
                    std::span<const std::size_t> send_bytes, std::span<const std::size_t> recv_bytes) {
-  Algorithm best = Algorithm::automatic();
+  std::optional<Algorithm> best;
   double best_seconds = 0;
   for (Algorithm candidate : candidates) {
     const double seconds = predicted_seconds(figures(candidate), model, send_bytes, recv_bytes);
-    if (best.is_automatic() || seconds < best_seconds) {
+    if (!best || seconds < best_seconds) {
       best = candidate;
       best_seconds = seconds;
     }
   }
-  return best;
+  return best.value_or(Algorithm::automatic());
 }
 
 }  // namespace cartcoll

@@ -5,18 +5,15 @@
 #include <span>
 
 #include "core/model/graph.hpp"
-#include "core/algorithms/graph_combining/graph_combining.hpp"
+#include "core/planning/setup.hpp"
 #include "core/model/schedule.hpp"
 
 namespace cartcoll::detail {
 
-// The phase of the direct edges: where graph-combining's set-up ran (a pattern, possibly empty or
-// restricted to some sides), the last of its phase budget, with the combined messages; 0
-// elsewhere. The set-up and its budget are the same on every process, so the direct exchange and
-// graph-combining agree on it: under `auto` a process that combines neither side runs the direct
-// exchange beside peers that combine (CombinedSides). The phases before hold the friend exchanges
-// alone, so that no process starts its deliveries late for a direct message it does not forward.
-inline int direct_phase(const GraphView& view) { return view.pattern != nullptr ? view.pattern->phases - 1 : 0; }
+// The phase of the direct edges: the one the set-up's result names (SetupResult::direct_phase), 0
+// where none ran. Under `auto` a process that forwards neither side runs the direct exchange beside
+// peers that forward (CombinedSides), and meets them there.
+inline int direct_phase(const GraphView& view) { return view.setup != nullptr ? view.setup->direct_phase() : 0; }
 
 // Adds to `phase` one message per edge: send block j to destinations[j] (the one send block for
 // allgather) and receive block i from sources[i], edges to this process as copies; except the

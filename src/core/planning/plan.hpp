@@ -13,6 +13,7 @@
 #include "cartcoll/export.h"
 #include "core/model/graph.hpp"
 #include "core/model/schedule.hpp"
+#include "core/planning/setup.hpp"
 #include "cartcoll/topology.hpp"
 
 namespace cartcoll {
@@ -40,16 +41,15 @@ struct PlannerEntry {
   bool auto_candidate;       // whether `auto` chooses among it
   Schedule (*plan_cartesian)(const CartesianView&, Collective);  // nullptr: serves no Cartesian neighborhood
   Schedule (*plan_graph)(const GraphView&, Collective);          // nullptr: serves no distributed graph
-  // Whether plan_graph uses GraphView::pattern, the result of the distributed set-up
-  // (graph_combining.hpp), which the MPI layer then runs at graph creation.
-  bool needs_setup = false;
-  // Whether plan_cartesian uses CartesianView::node_size; `auto` skips such a planner where the
-  // processes share one node (it would plan the direct exchange).
+  // The distributed set-up plan_graph plans from (GraphView::setup), which the runtime runs when a
+  // graph communicator is made; nullptr: none.
+  const SetupPlugin* setup = nullptr;
+  // Whether it plans with nodes (CartesianView::node_size; on graphs, the set-up's node_size): `auto`
+  // skips such a planner where the processes share one node (it would plan the direct exchange).
   bool needs_nodes = false;
-  // Whether plan_graph uses GraphView::routing (graph_routing.hpp), the result of the routing
-  // set-up, which the MPI layer runs at graph creation where blocks are asserted to have one
-  // signature.
-  bool needs_routing = false;
+  // Whether a process may hold blocks of processes it has no edge with, whose sizes MPI does not tie
+  // to its own: it then runs only where the user asserts that every block has one type signature.
+  bool needs_uniform_blocks = false;
 
   bool serves(Collective collective) const {
     return collective == Collective::alltoall ? serves_alltoall : serves_allgather;

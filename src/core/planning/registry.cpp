@@ -6,8 +6,9 @@
 #include "cartcoll/error.hpp"
 #include "plan.hpp"
 
-// Adding an algorithm: one file under src/plan/ that defines its entry with external linkage
-// (`extern const PlannerEntry name{...}` in namespace cartcoll::detail), and one line here.
+// Adding an algorithm: one folder src/core/algorithms/<name>/ whose planner file defines its entry with
+// external linkage (`extern const PlannerEntry name{...}` in namespace cartcoll::detail), with its
+// set-up plug-in if it has one (setup.hpp), and one line here. CONTRIBUTING.md has the steps.
 // Registration order is identification order (Algorithm::id), the same in every process.
 #define CARTCOLL_REGISTERED_PLANNERS(X) \
   X(trivial_planner)                    \

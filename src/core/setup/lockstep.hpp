@@ -3,7 +3,7 @@
 // Several round protocols of one process run as one: in each round, everything they send to one peer
 // travels as one parcel. k set-ups then cost the rounds of the longest, with at most one message per
 // peer a round, not k times the rounds (`auto` runs graph-combining's set-up once per phase budget:
-// src/runtime/selection/combining_at_creation.cpp).
+// src/runtime/selection/at_creation.cpp).
 #include <span>
 #include <vector>
 

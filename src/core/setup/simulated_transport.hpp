@@ -5,12 +5,12 @@
 #include <span>
 #include <vector>
 
-#include "core/algorithms/graph_combining/graph_combining.hpp"
+#include "core/planning/setup.hpp"
 #include "transport.hpp"
 
 namespace cartcoll::detail {
 
-// Per process and per round (core/algorithms/graph_combining/graph_combining.hpp).
+// Per process and per round (core/planning/setup.hpp).
 using SimulatedRun = SetupCosts;
 
 // processes[r] is rank r's protocol. Error(Errc::intern) if their round counts differ or a parcel

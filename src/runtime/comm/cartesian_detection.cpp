@@ -12,6 +12,7 @@
 #include "cartcoll/naming.hpp"
 #include "collective.hpp"
 #include "state.hpp"
+#include "runtime/selection/policy.hpp"
 
 namespace cartcoll::detail {
 
@@ -128,7 +129,7 @@ std::optional<CartesianNeighborhood> as_cartesian(const Candidate& candidate, in
 }  // namespace
 
 Neighborhood detected_or_graph(MPI_Comm parent, MPI_Comm graph, GraphNeighborhood neighbors, Algorithm algorithm) {
-  if (!algorithm.is_automatic() && !algorithm.planner().serves(NeighborhoodKind::cartesian))
+  if (!may_run_on(algorithm, NeighborhoodKind::cartesian))
     return Neighborhood(std::move(neighbors));
   int rank = 0, parent_rank = 0;
   check(MPI_Comm_rank(graph, &rank), "MPI_Comm_rank");

@@ -5,6 +5,8 @@
 // MPI_Cart_create and MPI_Comm_dup that follow wait for nobody who is waiting for us.
 #include "create.hpp"
 
+#include "runtime/selection/policy.hpp"
+
 #include <string>
 
 #include "runtime/exec/mpi_check.hpp"
@@ -84,7 +86,7 @@ namespace {
 
 // On a Cartesian communicator `auto` may use node-combining too.
 int node_size_of(MPI_Comm cart, const NeighborhoodSpec& spec) {
-  return node_size_for(cart, spec.node_size, spec.algorithm.is_automatic() || spec.algorithm.planner().needs_nodes);
+  return node_size_for(cart, spec.node_size, may_use_nodes(spec.algorithm));
 }
 
 Communicator make_cartesian(MPI_Comm comm, NeighborhoodSpec spec, Settings settings, bool reorder) {

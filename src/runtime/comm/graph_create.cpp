@@ -10,7 +10,7 @@
 #include "cartcoll/error.hpp"
 #include "attach.hpp"
 #include "cartesian_detection.hpp"
-#include "runtime/selection/combining_at_creation.hpp"
+#include "runtime/selection/policy.hpp"
 #include "create.hpp"
 #include "collective.hpp"
 #include "settings.hpp"
@@ -92,7 +92,7 @@ void agree_on_arguments(MPI_Comm comm, Arguments<Spec>& arguments, bool weighted
   must_match.push_back(weighted ? 1 : 0);
   agree(comm, arguments.error, must_match,
         Error(Errc::arg, "processes passed different algorithms, CARTCOLL_MAX_TAG, CARTCOLL_PROFILE, weighted and "
-                         "unweighted graphs, combining parameters, node sizes or routing settings"));
+                         "unweighted graphs, set-up parameters, node sizes or the uniform-blocks assertion"));
   share_profile(comm, arguments.settings);
 }
 
@@ -169,10 +169,9 @@ MadeGraph new_graph_comm(MPI_Comm comm, const GraphSpec& spec, MPI_Info, bool) {
 }
 #endif
 
-// node-combining on a graph restricts graph-combining's friends to a node (CombiningParameters).
+// A forced planner that needs nodes keeps its set-up's forwarding within a node.
 void set_graph_node_size(MPI_Comm graph, std::optional<int> configured, Settings& settings) {
-  const bool forced = !settings.algorithm.is_automatic() && settings.algorithm.planner().needs_nodes;
-  settings.combining.node_size = forced ? node_size_for(graph, configured, true) : 0;
+  settings.graph_node_size = forces_nodes(settings.algorithm) ? node_size_for(graph, configured, true) : 0;
 }
 
 // Runs as a Cartesian neighborhood where the graph is one (cartesian_detection.hpp).
@@ -184,7 +183,7 @@ MPI_Comm make_graph(MPI_Comm comm, const GraphSpec& spec, MPI_Info info, bool re
     int rank = 0;
     check(MPI_Comm_rank(made.comm, &rank), "MPI_Comm_rank");
     check(MPI_Comm_size(made.comm, &made.neighbors.size), "MPI_Comm_size");
-    Neighborhood neighborhood = neighborhood_at_creation(comm, made.comm, rank, std::move(made.neighbors), settings);
+    Neighborhood neighborhood = at_creation(comm, made.comm, rank, std::move(made.neighbors), settings);
     attach_state(made.comm, std::make_shared<CommState>(std::move(neighborhood), std::move(made.weights), rank,
                                                         Origin::graph_create, settings,
                                                         std::make_shared<LibraryComm>(made.comm)));
@@ -302,7 +301,7 @@ void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info) {
   if (read.graph() == nullptr) throw Error(Errc::intern, "a distributed graph without a graph neighborhood");
   int rank = 0;
   check(MPI_Comm_rank(graph, &rank), "MPI_Comm_rank");
-  Neighborhood neighborhood = neighborhood_at_creation(parent, graph, rank, *read.graph(), settings);
+  Neighborhood neighborhood = at_creation(parent, graph, rank, *read.graph(), settings);
   // Attached whatever was decided, so that the first collective does not decide again.
   attach_state(graph, std::make_shared<CommState>(std::move(neighborhood), std::move(weights), rank,
                                                   Origin::mpi_topology, settings, std::make_shared<LibraryComm>(graph)));
@@ -317,7 +316,7 @@ Neighborhood neighborhood_at_first_call(MPI_Comm comm, MPI_Comm library_comm, Gr
   settings = agreed_graph_settings(library_comm, info.get(), node_size);
   int rank = 0;
   check(MPI_Comm_rank(library_comm, &rank), "MPI_Comm_rank");
-  return neighborhood_at_creation(library_comm, library_comm, rank, std::move(neighbors), settings);
+  return at_creation(library_comm, library_comm, rank, std::move(neighbors), settings);
 }
 
 }  // namespace cartcoll::detail

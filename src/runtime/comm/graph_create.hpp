@@ -39,8 +39,8 @@ struct EdgeSpec {
 MPI_Comm create_graph(MPI_Comm comm, const std::function<EdgeSpec()>& parse, MPI_Info info, bool reorder);
 
 // libcartcoll_mpi's MPI_Dist_graph_create(_adjacent), after MPI made `graph` from `parent` with
-// `info` (collective): the processes agree on the algorithm and graph-combining's and graph-routing's
-// parameters (environment, else info keys); the graph is looked at as a Cartesian neighborhood
+// `info` (collective): the processes agree on the algorithm and the planners' set-up parameters
+// (environment, else info keys); the graph is looked at as a Cartesian neighborhood
 // (cartesian_detection.hpp), the set-up the settings call for runs, and the library's state is
 // attached, whatever was decided.
 void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info);

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "runtime/selection/policy.hpp"
+
 namespace cartcoll::detail {
 
 namespace {
@@ -52,10 +54,12 @@ std::vector<int> Neighborhood::destinations(int) const {
 
 Schedule Neighborhood::plan(Algorithm algorithm, Collective collective, int rank, CombinedSides sides) const {
   if (const auto* g = graph()) {
-    GraphView view{rank, g->size, g->sources, g->destinations, g->pattern.get(), g->routing.get()};
-    if (g->pattern == nullptr || sides == CombinedSides{}) return cartcoll::plan(algorithm, view, collective);
-    const CombiningPattern restricted = restricted_to(*g->pattern, sides);
-    view.pattern = &restricted;
+    GraphView view{rank, g->size, g->sources, g->destinations, g->setup.get()};
+    const SetupPlugin* setup = algorithm.planner().setup;
+    if (g->setup == nullptr || sides == CombinedSides{} || setup == nullptr || setup->restricted == nullptr)
+      return cartcoll::plan(algorithm, view, collective);
+    const std::shared_ptr<const SetupResult> restricted = setup->restricted(*g->setup, sides);
+    view.setup = restricted.get();
     return cartcoll::plan(algorithm, view, collective);
   }
   const CartesianNeighborhood& c = *cartesian();
@@ -66,13 +70,8 @@ Schedule Neighborhood::plan(Algorithm algorithm, Collective collective, int rank
 }
 
 void Neighborhood::list_auto_candidates() {
-  const auto* c = cartesian();
-  // Nodes of one process each (one rank per cluster node) pool nothing worth a trial.
-  const bool several_nodes = c != nullptr && c->node_size > 1 && c->node_size < c->grid.size();
   for (const Collective collective : {Collective::alltoall, Collective::allgather})
-    for (Algorithm candidate : cartcoll::auto_candidates(collective, kind()))
-      if (several_nodes || !candidate.planner().needs_nodes)
-        auto_candidates_[collective == Collective::alltoall ? 0 : 1].push_back(candidate);
+    auto_candidates_[collective == Collective::alltoall ? 0 : 1] = candidates_for_auto(collective, *this);
 }
 
 const GraphNeighborhood* Neighborhood::graph_lists() const noexcept {

@@ -11,33 +11,30 @@
 
 #include "core/planning/cost.hpp"
 #include "core/model/graph.hpp"
-#include "core/algorithms/graph_combining/graph_combining.hpp"
-#include "core/algorithms/graph_routing/graph_routing.hpp"
 #include "cartcoll/layout.hpp"
 #include "core/planning/plan.hpp"
 #include "cartcoll/topology.hpp"
 
 namespace cartcoll::detail {
 
-// `auto`'s verdict on a graph where graph-combining's set-up ran, agreed at creation: a process runs
-// `combining` on the sides of its pattern whose blocks hold at most up_to bytes (alltoall [0],
-// allgather [1]; -1: none), else `direct`. Where `combining` is graph-routing, every process routes
-// or none does, by the one asserted block size. up_to comes from the cost model, until a call that may
-// communicate measures it instead (selection.hpp).
-struct CombiningVerdict {
-  Algorithm direct, combining;
+// `auto`'s verdict on a graph where a set-up ran, agreed at creation: a process runs `forwarding` on
+// the sides of its exchange whose blocks hold at most up_to bytes (alltoall [0], allgather [1]; -1:
+// none), else `direct`. Where the set-up has no restricted results (SetupPlugin::restricted), every
+// process forwards or none does, by the one asserted block size. up_to comes from the cost model,
+// until a call that may communicate measures it instead (policy.hpp).
+struct ForwardingVerdict {
+  Algorithm direct, forwarding;
   std::array<long long, 2> up_to;
 };
 
 struct GraphNeighborhood {
   int size = 0;
   std::vector<int> sources, destinations;  // no_process for MPI_PROC_NULL
-  // graph-combining's set-up result for this process, where it ran (at creation); shared by duplicates.
-  std::shared_ptr<const CombiningPattern> pattern = nullptr;
-  // graph-routing's set-up result for this process, where it ran (at creation); shared likewise.
-  std::shared_ptr<const RoutingPattern> routing = nullptr;
-  // Under `auto`, where the set-up ran: what `auto` combines (combining_at_creation.hpp).
-  std::optional<CombiningVerdict> auto_combining = std::nullopt;
+  // The result of the set-up of the planner this graph runs (forced, or `auto`'s verdict), where one
+  // ran at creation (PlannerEntry::setup); shared by duplicates.
+  std::shared_ptr<const SetupResult> setup = nullptr;
+  // Under `auto`, where a set-up ran: what `auto` forwards with (at_creation.hpp).
+  std::optional<ForwardingVerdict> auto_verdict = std::nullopt;
 };
 
 struct CartesianNeighborhood {

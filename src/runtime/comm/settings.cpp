@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "settings.hpp"
 
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -12,26 +13,10 @@
 #include "runtime/progress/progress.hpp"
 #include "cartcoll/error.hpp"
 #include "collective.hpp"
+#include "runtime/selection/policy.hpp"
 
 namespace cartcoll::detail {
 
-namespace {
-
-Algorithm parse_or_throw(const std::string& name, const char* source) {
-  auto algorithm = Algorithm::parse(name);
-  if (!algorithm) throw Error(Errc::info_value, std::string(source) + ": unknown algorithm '" + name + "'");
-  return *algorithm;
-}
-
-}  // namespace
-
-std::optional<Algorithm> algorithm_from_environment() {
-  const char* name = std::getenv("CARTCOLL_ALGORITHM");
-  if (name == nullptr || *name == '\0') return std::nullopt;
-  return parse_or_throw(name, "CARTCOLL_ALGORITHM");
-}
-
-namespace {
 
 std::optional<std::string> info_value(MPI_Info info, const char* name) {
   if (info == MPI_INFO_NULL) return std::nullopt;
@@ -44,6 +29,8 @@ std::optional<std::string> info_value(MPI_Info info, const char* name) {
   value.resize(static_cast<std::size_t>(length));
   return value;
 }
+
+namespace {
 
 // The environment variable's text, else the info key's; nullopt if neither is set.
 std::optional<std::string> setting_text(MPI_Info info, const char* variable, const char* key) {
@@ -65,41 +52,52 @@ int integer_setting(MPI_Info info, const char* variable, const char* key, int fa
 
 }  // namespace
 
-std::optional<Algorithm> algorithm_from_info(MPI_Info info) {
-  const auto value = info_value(info, "cartcoll_algorithm");
-  if (!value) return std::nullopt;
-  return parse_or_throw(*value, "info key cartcoll_algorithm");
+
+std::vector<std::vector<int>> default_setup_parameters() {
+  std::vector<std::vector<int>> values;
+  for (const PlannerEntry& planner : planners()) {
+    values.emplace_back();
+    if (planner.setup != nullptr)
+      for (const SetupParameter& parameter : planner.setup->parameters) values.back().push_back(parameter.fallback);
+  }
+  return values;
 }
 
-CombiningParameters combining_parameters(MPI_Info info) {
-  CombiningParameters parameters;
-  parameters.threshold =
-      integer_setting(info, "CARTCOLL_COMBINING_THRESHOLD", "cartcoll_combining_threshold", parameters.threshold);
-  parameters.steps = integer_setting(info, "CARTCOLL_COMBINING_STEPS", "cartcoll_combining_steps", parameters.steps);
-  parameters.phases = integer_setting(info, "CARTCOLL_COMBINING_PHASES", "cartcoll_combining_phases", parameters.phases);
-  validate(parameters);
-  return parameters;
+namespace {
+
+int setup_parameter(MPI_Info info, const SetupParameter& parameter) {
+  std::string variable = "CARTCOLL_", key = "cartcoll_";
+  for (char c : parameter.name) variable += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  key += parameter.name;
+  const int value = integer_setting(info, variable.c_str(), key.c_str(), parameter.fallback);
+  if (value != parameter_unset && value < parameter.minimum)
+    throw Error(Errc::info_value, variable + " / " + key + " must be at least " + std::to_string(parameter.minimum));
+  return value;
 }
 
-bool phase_budget_given(MPI_Info info) {
-  return setting_text(info, "CARTCOLL_COMBINING_PHASES", "cartcoll_combining_phases").has_value();
+}  // namespace
+
+std::vector<std::vector<int>> setup_parameters(MPI_Info info) {
+  std::vector<std::vector<int>> values;
+  for (const PlannerEntry& planner : planners()) {
+    values.emplace_back();
+    if (planner.setup == nullptr) continue;
+    for (const SetupParameter& parameter : planner.setup->parameters) values.back().push_back(setup_parameter(info, parameter));
+    if (planner.setup->validate != nullptr) planner.setup->validate(values.back());
+  }
+  return values;
 }
 
-RoutingSettings routing_settings(MPI_Info info, Algorithm algorithm) {
-  RoutingSettings routing;
+bool uniform_blocks_setting(MPI_Info info, Algorithm algorithm) {
+  bool uniform = false;
   if (const auto text = setting_text(info, "CARTCOLL_ASSERT_UNIFORM_BLOCKS", "cartcoll_assert_uniform_blocks")) {
     if (*text != "true" && *text != "false")
       throw Error(Errc::info_value, "CARTCOLL_ASSERT_UNIFORM_BLOCKS / cartcoll_assert_uniform_blocks: '" + *text +
                                         "' is neither true nor false");
-    routing.uniform_blocks = *text == "true";
+    uniform = *text == "true";
   }
-  routing.dims = integer_setting(info, "CARTCOLL_ROUTING_DIMS", "cartcoll_routing_dims", 0);
-  if (routing.dims < 0) throw Error(Errc::info_value, "CARTCOLL_ROUTING_DIMS / cartcoll_routing_dims must not be negative");
-  if (!algorithm.is_automatic() && algorithm.planner().needs_routing && !routing.uniform_blocks)
-    throw Error(Errc::info_value, std::string(algorithm.name()) +
-                                      " holds blocks of processes it has no edge with: it needs "
-                                      "cartcoll_assert_uniform_blocks=true (CARTCOLL_ASSERT_UNIFORM_BLOCKS)");
-  return routing;
+  check_uniform_blocks(algorithm, uniform);
+  return uniform;
 }
 
 std::optional<int> node_size_setting(MPI_Info info) {
@@ -110,11 +108,6 @@ std::optional<int> node_size_setting(MPI_Info info) {
   return size;
 }
 
-Algorithm effective_algorithm(MPI_Info info, Algorithm fallback) {
-  if (auto chosen = algorithm_from_environment()) return *chosen;
-  if (auto chosen = algorithm_from_info(info)) return *chosen;
-  return fallback;
-}
 
 namespace {
 
@@ -192,25 +185,18 @@ void read_environment_settings(Settings& settings, bool read_profile) {
 void read_all_settings(Settings& settings, std::optional<int>& node_size, MPI_Info info, bool read_profile) {
   read_environment_settings(settings, read_profile);
   settings.algorithm = effective_algorithm(info, Algorithm::automatic());
-  settings.combining = combining_parameters(info);
-  settings.choose_phase_budget = !phase_budget_given(info);
-  settings.routing = routing_settings(info, settings.algorithm);
+  settings.setup_parameters = setup_parameters(info);
+  settings.uniform_blocks = uniform_blocks_setting(info, settings.algorithm);
   node_size = node_size_setting(info);
 }
 
 std::vector<int> settings_to_match(const Settings& settings, std::optional<int> node_size) {
   const SizeDigest profile = text_digest(std::getenv("CARTCOLL_PROFILE"));
-  return {settings.algorithm.id(),
-          settings.max_tag,
-          profile[0],
-          profile[1],
-          settings.combining.threshold,
-          settings.combining.steps,
-          settings.combining.phases,
-          settings.choose_phase_budget ? 1 : 0,
-          node_size.value_or(0),
-          settings.routing.uniform_blocks ? 1 : 0,
-          settings.routing.dims};
+  std::vector<int> values{settings.algorithm.id(), settings.max_tag, profile[0], profile[1], node_size.value_or(0),
+                          settings.uniform_blocks ? 1 : 0};
+  for (const std::vector<int>& parameters : settings.setup_parameters)
+    values.insert(values.end(), parameters.begin(), parameters.end());
+  return values;
 }
 
 void share_profile(MPI_Comm comm, Settings& settings) {
@@ -240,7 +226,7 @@ Settings agreed_settings(MPI_Comm comm, MPI_Info info, std::optional<int>& node_
   }
   agree(comm, error, settings_to_match(settings, node_size),
         Error(Errc::arg, "processes have different settings: algorithms, CARTCOLL_MAX_TAG, CARTCOLL_PROFILE, "
-                         "combining parameters, node sizes or routing settings"));
+                         "set-up parameters, node sizes or the uniform-blocks assertion"));
   share_profile(comm, settings);
   return settings;
 }

@@ -9,7 +9,7 @@
 #include "runtime/progress/progress.hpp"
 #include "collective.hpp"
 #include "operation.hpp"
-#include "runtime/selection/selection.hpp"
+#include "runtime/selection/policy.hpp"
 
 namespace cartcoll::detail {
 
@@ -84,23 +84,6 @@ int agree_on_init(CommState& state, const std::optional<Error>& local_error, Alg
   return agree_on_init(state, local_error, must_match, mismatches);
 }
 
-// The Cartesian combining schedules and graph-combining's forward blocks through processes that
-// size them by their own arguments, so they need the block sizes to agree: Träff and Hunold's
-// contract promises that. Under MPI's, a v or w call may size each edge differently, and a
-// one-count alltoall or allgather ties only the sizes of processes that send to a common process:
-// on a graph friends are such processes (graph-combining forwards only between them), but a
-// Cartesian neighborhood found in a graph or an MPI topology may leave classes of processes free to
-// differ (CartesianNeighborhood::forwarding_may_mismatch). Such calls run the trivial schedule,
-// unless the user asserted that all blocks have one signature (RoutingSettings::uniform_blocks).
-Algorithm requested_for(const CommState& state, const Layout& layout, Contract contract, Algorithm requested) {
-  const CartesianNeighborhood* cartesian = state.neighborhood.cartesian();
-  const bool classes_may_differ = cartesian != nullptr && cartesian->forwarding_may_mismatch;
-  const bool sizes_may_differ = contract == Contract::mpi && !state.settings.routing.uniform_blocks &&
-                                (!layout.one_block_size || classes_may_differ);
-  if (sizes_may_differ) return Algorithm::named("trivial");
-  return requested;
-}
-
 // A blocking call under Träff and Hunold's contract compares the processes' block sizes before
 // `auto` measures (init compares them anyway: agree_on_init).
 ChoicePoint blocking_point(Contract contract) {
@@ -141,14 +124,14 @@ void check_layout(const CommState& state, const Layout& layout, Contract contrac
 
 Algorithm choose(CommState& state, const Layout& layout, Contract contract) {
   check_layout(state, layout, contract);
-  return resolve_algorithm(state, requested_for(state, layout, contract, state.settings.algorithm), layout,
+  return per_call(state, requested_for_call(state, layout, contract, state.settings.algorithm), layout,
                            CallKind::once, blocking_point(contract))
       .algorithm;
 }
 
 void exchange(CommState& state, const Layout& layout, Contract contract) {
   check_layout(state, layout, contract);
-  const Choice choice = resolve_algorithm(state, requested_for(state, layout, contract, state.settings.algorithm),
+  const Choice choice = per_call(state, requested_for_call(state, layout, contract, state.settings.algorithm),
                                           layout, CallKind::once, blocking_point(contract));
   const auto schedule = state.schedule(layout.collective, choice);
   state.last_run = CommState::Run{choice.algorithm, schedule->messages()};
@@ -195,8 +178,8 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
                   const Error* reported_at_completion) {
   EphemeralTag tag(state->tags());
   check_layout(*state, layout, contract);
-  const Choice choice = resolve_algorithm(
-      *state, requested_for(*state, layout, contract, state->settings.algorithm), layout, CallKind::once,
+  const Choice choice = per_call(
+      *state, requested_for_call(*state, layout, contract, state->settings.algorithm), layout, CallKind::once,
       ChoicePoint::local);
   const auto schedule = state->schedule(layout.collective, choice);
   state->last_run = CommState::Run{choice.algorithm, schedule->messages()};
@@ -217,7 +200,7 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
     algorithm = effective_algorithm(options.info, options.algorithm.value_or(state->settings.algorithm));
     layout = make_layout();
     check_layout(*state, *layout, contract);
-    algorithm = requested_for(*state, *layout, contract, algorithm);
+    algorithm = requested_for_call(*state, *layout, contract, algorithm);
   } catch (const Error& error) {
     local_error = error;
   }
@@ -225,7 +208,7 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
   const SizeDigest sizes = compare_sizes ? block_size_digest(*layout) : SizeDigest{};
   const int tag = agree_on_init(*state, local_error, algorithm, sizes);
   try {
-    const Choice choice = resolve_algorithm(*state, algorithm, *layout, CallKind::persistent, ChoicePoint::collective);
+    const Choice choice = per_call(*state, algorithm, *layout, CallKind::persistent, ChoicePoint::collective);
     const auto schedule = state->schedule(layout->collective, choice);
     state->last_run = CommState::Run{choice.algorithm, schedule->messages()};
     return RequestAccess::make(std::make_unique<ScheduledOperation>(state, user_comm, *schedule, *layout, tag, true,
@@ -270,7 +253,7 @@ Request init_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_c
     if (call->must_match.size() != mismatches.size()) throw Error(Errc::intern, "one mismatch error per value to agree on");
     if (!call->schedule) {
       check_layout(*state, call->layout, Contract::mpi);
-      algorithm = requested_for(*state, call->layout, Contract::mpi, algorithm);
+      algorithm = requested_for_call(*state, call->layout, Contract::mpi, algorithm);
     }
   } catch (const Error& error) {
     local_error = error;
@@ -286,7 +269,7 @@ Request init_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_c
   try {
     if (!call->schedule) {
       const Choice choice =
-          resolve_algorithm(*state, algorithm, call->layout, CallKind::persistent, ChoicePoint::collective);
+          per_call(*state, algorithm, call->layout, CallKind::persistent, ChoicePoint::collective);
       call->schedule = *state->schedule(call->layout.collective, choice);
     }
     return RequestAccess::make(std::make_unique<ScheduledOperation>(state, user_comm, *call->schedule, call->layout, tag, true,

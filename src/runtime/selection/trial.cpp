@@ -132,12 +132,12 @@ void report(const CommState& state, const Layout& layout, std::span<const Algori
 
 // The same for a rung of the graph limit's ladder.
 void report_rung(const CommState& state, Collective collective, long long block_bytes, const Measured& measured,
-                 const CombiningVerdict& verdict) {
+                 const ForwardingVerdict& verdict) {
   if (state.rank != 0 || !state.settings.verbose_auto) return;
   std::ostringstream line;
   line << "cartcoll auto: " << (collective == Collective::alltoall ? "alltoall" : "allgather") << " on the graph, "
        << block_bytes << "-byte blocks: " << verdict.direct.name() << ' ' << measured.medians[0] * 1e6 << " us, "
-       << measured.runs[0] << " runs; " << verdict.combining.name() << ' ' << measured.medians[1] * 1e6 << " us, "
+       << measured.runs[0] << " runs; " << verdict.forwarding.name() << ' ' << measured.medians[1] * 1e6 << " us, "
        << measured.runs[1] << " runs\n";
   std::fputs(line.str().c_str(), stderr);
 }
@@ -286,14 +286,14 @@ constexpr long long rung_factor = 8;
 
 }  // namespace
 
-long long combining_limit_by_trial(CommState& state, const CombiningVerdict& verdict, Collective collective,
+long long combining_limit_by_trial(CommState& state, const ForwardingVerdict& verdict, Collective collective,
                                    CallKind kind) {
   const MPI_Comm comm = state.library()->ready();
   const Degrees degrees = state.degrees();
   int most_blocks = (collective == Collective::allgather ? 1 : degrees.destinations) + degrees.sources;
   allreduce_max(comm, std::span<int>(&most_blocks, 1));
   const auto direct = state.schedule(collective, {verdict.direct});
-  const auto combined = state.schedule(collective, {verdict.combining});
+  const auto combined = state.schedule(collective, {verdict.forwarding});
   TrialTags tags(state.tags());
   const int direct_tag = tags.take(), combined_tag = tags.take();
   long long limit = -1;

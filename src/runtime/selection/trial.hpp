@@ -24,12 +24,12 @@ std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout
                                           std::vector<double> modelled);
 
 // Collective over the state's library communicator, on a graph where graph-combining's set-up ran:
-// the largest block (bytes) up to which verdict.combining is measured faster than verdict.direct in
+// the largest block (bytes) up to which verdict.forwarding is measured faster than verdict.direct in
 // a regular `collective` that every process runs with blocks of one size, -1 where it is not even
 // at the smallest. Sizes go up by factors of 8 until combining loses (its cost grows faster with
 // the size: it forwards blocks), and the limit lies halfway (geometrically) to the next size. The
 // same on every process.
-long long combining_limit_by_trial(CommState& state, const CombiningVerdict& verdict, Collective collective,
+long long combining_limit_by_trial(CommState& state, const ForwardingVerdict& verdict, Collective collective,
                                    CallKind kind);
 
 }  // namespace cartcoll::detail

@@ -7,6 +7,7 @@
 #include "runtime/exec/block_lists.hpp"
 #include "core/unified/graph_collectives.hpp"
 #include "core/planning/plan.hpp"
+#include "runtime/selection/policy.hpp"
 
 namespace cartcoll::detail {
 
@@ -48,7 +49,7 @@ GraphCall planned_call(Schedule schedule, Layout layout, int root, long long byt
 }
 
 Schedule trivial(const GraphView& view, Collective collective) {
-  return plan(Algorithm::named("trivial"), view, collective);
+  return plan(direct_exchange(), view, collective);
 }
 
 // MPI_IN_PLACE allgather: a process's own block is where it receives its own contribution, the

@@ -129,6 +129,6 @@ extern const PlannerEntry combining_planner{
     "combining",
     "Träff and Hunold's message combining (torus direct in Träff, Carpen-Amarie, Hunold and Rougier): "
     "d phases, one message per distinct non-zero coordinate",
-    true, true, true, plan_combining, nullptr, false};
+    true, true, true, plan_combining, nullptr};
 
 }  // namespace cartcoll::detail

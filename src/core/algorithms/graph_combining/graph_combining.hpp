@@ -9,6 +9,7 @@
 
 #include "cartcoll/export.h"
 #include "core/model/graph.hpp"
+#include "core/planning/setup.hpp"
 
 namespace cartcoll {
 
@@ -58,45 +59,26 @@ struct CombinedArrival {
 
 // One process's result of the set-up. Only edges that occur once between two different processes
 // take part; repeated edges, self edges and absent neighbors stay direct.
-struct CombiningPattern {
+struct CombiningPattern : SetupResult {
   std::vector<CombiningStep> steps;
   std::vector<CombinedArrival> arrivals;
   // The phase budget the set-up ran with, the same on every process: the schedules deliver
   // everything (direct edges, combined messages) in its last phase, after the exchanges of the
   // phases before (docs/graph-combining.md, "Every delivery in the last phase").
   int phases = 2;
-};
 
-// Which sides of its pattern a process runs. Under `auto` a process combines what it sends where its
-// send blocks are small enough, and what it receives where its receive blocks are
-// (docs/graph-combining.md): on a regular alltoall or allgather, friends, the carriers of a combined
-// message and its receiver all size their blocks alike, so both ends of every message decide alike.
-struct CombinedSides {
-  bool sends = true;     // the steps: exchanges with friends and the combined messages sent
-  bool receives = true;  // the arrivals: the combined messages received
-  friend bool operator==(const CombinedSides&, const CombinedSides&) = default;
+  // The last phase of the budget, with the combined messages. The phases before hold the friend
+  // exchanges alone, so that no process starts its deliveries late for a direct message it does not
+  // forward.
+  int direct_phase() const override { return phases - 1; }
 };
 
 // The pattern without the side(s) `sides` leaves out: what is left out goes directly.
+// Under `auto` a process combines what it sends where its send blocks are small enough, and what it
+// receives where its receive blocks are (docs/graph-combining.md): on a regular alltoall or
+// allgather, friends, the carriers of a combined message and its receiver all size their blocks
+// alike, so both ends of every message decide alike.
 CARTCOLL_API CombiningPattern restricted_to(const CombiningPattern& pattern, CombinedSides sides);
-
-// What one process spent on the set-up.
-struct SetupTraffic {
-  int rounds = 0;
-  long long messages = 0;  // sent
-  long long bytes = 0;     // sent (4 bytes a value)
-  double seconds = 0;      // its own compute, measured (thread CPU time in the simulated transport)
-};
-
-// What a set-up run in the simulated transport cost.
-struct SetupCosts {
-  std::vector<SetupTraffic> traffic;  // per rank
-  // Per round, the largest compute time and the most messages and bytes sent by one process: the
-  // critical path of a lockstep run is the sum over rounds of these maxima.
-  std::vector<double> round_seconds;
-  std::vector<long long> round_messages;
-  std::vector<long long> round_bytes;
-};
 
 struct SimulatedSetup : SetupCosts {
   std::vector<CombiningPattern> patterns;  // per rank
@@ -104,5 +86,11 @@ struct SimulatedSetup : SetupCosts {
 
 // The set-up of every process of `graph` (consistent), run in lockstep rounds in this process.
 CARTCOLL_API SimulatedSetup simulate_combining_setup(const Graph& graph, const CombiningParameters& parameters);
+
+namespace detail {
+// The set-up plug-in of the planners that plan from a CombiningPattern (graph-combining, and
+// node-combining on graphs, whose set-up pairs friends within a node).
+extern const SetupPlugin combining_setup;
+}  // namespace detail
 
 }  // namespace cartcoll

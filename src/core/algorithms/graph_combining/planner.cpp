@@ -146,11 +146,11 @@ Schedule plan_graph_combining(const GraphView& view, Collective collective) {
   std::vector<Phase> phases(1);
   std::vector<int> combined_out, combined_in;  // single neighbors served by combining, ascending
   std::vector<Message> combined_sends, combined_recvs;
-  if (view.pattern != nullptr) {
+  if (const CombiningPattern* pattern = setup_result_of<CombiningPattern>(view)) {
     const SingleEdgeIndex out(view.destinations, view.rank), in(view.sources, view.rank);
     CarriedBlocks carried(schedule, out, view.rank);
     Bundles bundles;
-    for (const CombiningStep& step : view.pattern->steps) {
+    for (const CombiningStep& step : pattern->steps) {
       add_step(step, carried, bundles, phases, view.rank);
       combined_out.insert(combined_out.end(), step.onloaded.begin(), step.onloaded.end());
       combined_out.insert(combined_out.end(), step.offloaded.begin(), step.offloaded.end());
@@ -160,7 +160,7 @@ Schedule plan_graph_combining(const GraphView& view, Collective collective) {
       for (int origin : bundle.origins) message.blocks.push_back(carried.at(origin, to));
       combined_sends.push_back(std::move(message));
     }
-    for (const CombinedArrival& arrival : view.pattern->arrivals) {
+    for (const CombinedArrival& arrival : pattern->arrivals) {
       Message message{arrival.carrier, {}};
       for (int origin : arrival.origins) message.blocks.push_back({Buffer::recv, in(origin)});
       combined_recvs.push_back(std::move(message));
@@ -181,6 +181,6 @@ extern const PlannerEntry graph_combining_planner{
     "graph-combining",
     "Mirsadeghi et al.'s message combining on distributed graphs: friends sharing out-neighbors split them "
     "(2 phases; cumulative: one more than the longest chain of forwards)",
-    true, true, false, nullptr, plan_graph_combining, true};
+    true, true, false, nullptr, plan_graph_combining, &combining_setup};
 
 }  // namespace cartcoll::detail

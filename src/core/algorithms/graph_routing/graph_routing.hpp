@@ -17,7 +17,7 @@
 
 #include "cartcoll/export.h"
 #include "core/model/graph.hpp"
-#include "core/algorithms/graph_combining/graph_combining.hpp"
+#include "core/planning/setup.hpp"
 
 namespace cartcoll {
 
@@ -47,7 +47,7 @@ struct RoutedArrival {
 };
 
 // One process's result of the routing set-up.
-struct RoutingPattern {
+struct RoutingPattern : SetupResult {
   std::vector<int> extents;                          // the grid; phase k corrects coordinate k
   std::vector<std::vector<RoutedArrival>> arrivals;  // per phase, by sender ascending
   // Whether every process has a block in an alltoall (a send or a receive block), so that a
@@ -66,5 +66,10 @@ struct SimulatedRouting : SetupCosts {
 // The routing set-up of every process of `graph` (consistent) on a grid of `dims` dimensions, run in
 // lockstep rounds in this process.
 CARTCOLL_API SimulatedRouting simulate_routing_setup(const Graph& graph, int dims);
+
+namespace detail {
+// graph-routing's set-up plug-in (setup_plugin.cpp).
+extern const SetupPlugin routing_setup;
+}  // namespace detail
 
 }  // namespace cartcoll

@@ -72,7 +72,7 @@ Schedule plan_graph_routing(const GraphView& view, Collective collective) {
   const bool allgather = collective == Collective::allgather;
   Schedule schedule{collective, allgather ? 1 : static_cast<int>(view.destinations.size()),
                     static_cast<int>(view.sources.size()), {}, {}};
-  const RoutingPattern* routing = view.routing;
+  const RoutingPattern* routing = setup_result_of<RoutingPattern>(view);
   if (routing == nullptr || (!allgather && !routing->routes_alltoall)) {
     schedule.phases.resize(1);
     add_direct_graph_edges(view, collective, schedule.phases[0]);
@@ -100,6 +100,6 @@ extern const PlannerEntry graph_routing_planner{
     "graph-routing",
     "routing over a virtual grid of the ranks: a block corrects one grid coordinate per phase, so a process sends "
     "at most extent - 1 messages a phase (needs the one-signature assertion)",
-    true, true, false, nullptr, plan_graph_routing, false, false, true};
+    true, true, false, nullptr, plan_graph_routing, &routing_setup, false, true};
 
 }  // namespace cartcoll::detail

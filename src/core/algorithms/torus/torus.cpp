@@ -230,6 +230,6 @@ extern const PlannerEntry torus_planner{
     "torus",
     "the one-hop torus algorithm of Träff, Carpen-Amarie, Hunold and Rougier: blocks move one hop per "
     "phase along each dimension in turn",
-    true, true, false, plan_torus, nullptr, false};
+    true, true, false, plan_torus, nullptr};
 
 }  // namespace cartcoll::detail

@@ -75,6 +75,6 @@ void add_direct_graph_edges(const GraphView& view, Collective collective, Phase&
 
 extern const PlannerEntry trivial_planner{
     "trivial", "direct: one message per neighbor, all in one phase (what MPI libraries do)", true, true, true,
-    plan_trivial, plan_trivial_graph, false};
+    plan_trivial, plan_trivial_graph};
 
 }  // namespace cartcoll::detail

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: BSD-3-Clause
-#include "selection.hpp"
+#include "policy.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -94,15 +94,16 @@ int size_class(long long received) {
   return received == 0 ? -1 : static_cast<int>(std::floor(2 * std::log2(static_cast<double>(received))));
 }
 
-// On a graph where graph-combining's set-up ran, MPI lets block sizes differ between processes, so
-// no process may choose by sizes it alone sees; but on a regular alltoall or allgather (the only
-// calls that combine) friends, carriers and receivers size their blocks alike. So each process
-// combines the sides of its pattern (CombinedSides) whose blocks fit a limit that is the same
-// everywhere: the model's, agreed at creation, until the first call of its family and kind that may
-// communicate (a collective point, which every process reaches at the same call) measures it.
-// graph-routing runs on processes that have no edge with each other, so there every process routes
-// or none does, by the size of its first block, which the assertion it needs makes the same everywhere.
-Choice graph_choice(CommState& state, const CombiningVerdict& verdict, const Layout& layout, CallKind kind,
+// On a graph where a set-up ran, MPI lets block sizes differ between processes, so no process may
+// choose by sizes it alone sees; but on a regular alltoall or allgather (the only calls that forward)
+// the processes at both ends of a forwarded block size it alike. So each process forwards the sides
+// of its exchange (CombinedSides) whose blocks fit a limit that is the same everywhere: the model's,
+// agreed at creation, until the first call of its family and kind that may communicate (a collective
+// point, which every process reaches at the same call) measures it. A planner whose set-up has no
+// restricted results forwards blocks of processes that have no edge with each other, so there every
+// process forwards or none does, by the size of its first block, which the assertion it needs makes
+// the same everywhere.
+Choice graph_choice(CommState& state, const ForwardingVerdict& verdict, const Layout& layout, CallKind kind,
                     bool may_communicate) {
   auto& measured = state.auto_choices.combine_up_to;
   const std::pair key{layout.collective, kind};
@@ -112,23 +113,23 @@ Choice graph_choice(CommState& state, const CombiningVerdict& verdict, const Lay
   const long long limit =
       known != measured.end() ? known->second : verdict.up_to[layout.collective == Collective::alltoall ? 0 : 1];
   auto fits = [limit](std::span<const BlockSpec> blocks) { return !blocks.empty() && bytes_of(blocks.front()) <= limit; };
-  if (verdict.combining.planner().needs_routing) {  // all route or none: by the one asserted block size
-    if (fits(layout.send) || (layout.send.empty() && fits(layout.recv))) return {verdict.combining};
+  if (verdict.forwarding.planner().setup->restricted == nullptr) {  // all or none: by the one asserted size
+    if (fits(layout.send) || (layout.send.empty() && fits(layout.recv))) return {verdict.forwarding};
     return {verdict.direct};
   }
   const CombinedSides sides{fits(layout.send), fits(layout.recv)};
   if (!sides.sends && !sides.receives) return {verdict.direct};
-  return {verdict.combining, sides};
+  return {verdict.forwarding, sides};
 }
 
 }  // namespace
 
-Choice resolve_algorithm(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
+Choice per_call(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
                          ChoicePoint point) {
   const bool may_communicate = point != ChoicePoint::local;
   if (!requested.is_automatic()) return {requested};
-  if (const GraphNeighborhood* graph = state.neighborhood.graph(); graph != nullptr && graph->auto_combining)
-    return graph_choice(state, *graph->auto_combining, layout, kind, may_communicate);
+  if (const GraphNeighborhood* graph = state.neighborhood.graph(); graph != nullptr && graph->auto_verdict)
+    return graph_choice(state, *graph->auto_verdict, layout, kind, may_communicate);
   const auto candidates = state.neighborhood.auto_candidates(layout.collective);
   if (candidates.size() == 1) return {candidates.front()};  // nothing to choose, nothing to agree on
   if (state.settings.profile) return {cheapest_by_model(state, *state.settings.profile, layout)};

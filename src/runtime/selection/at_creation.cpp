@@ -1,0 +1,223 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "policy.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <memory>
+#include <numeric>
+#include <optional>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "runtime/exec/mpi_check.hpp"
+#include "core/setup/lockstep.hpp"
+#include "runtime/setup/mpi_transport.hpp"
+#include "core/planning/cost.hpp"
+#include "runtime/comm/cartesian_detection.hpp"
+#include "runtime/comm/collective.hpp"
+#include "runtime/comm/library_comm.hpp"
+
+namespace cartcoll::detail {
+
+namespace {
+
+// The planners whose set-ups run at this creation: the forced one, if it has a set-up; under `auto`
+// every planner that serves graphs with a set-up, that `auto` may run here (one needing uniform
+// blocks only where they are asserted, one needing nodes never: it is forced or not run) and whose
+// set-up an earlier one does not already run.
+std::vector<Algorithm> planners_with_setups(const Settings& settings) {
+  if (!settings.algorithm.is_automatic()) {
+    if (settings.algorithm.planner().setup == nullptr) return {};
+    return {settings.algorithm};
+  }
+  std::vector<Algorithm> chosen;
+  std::vector<const SetupPlugin*> seen;
+  const auto table = planners();
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    const PlannerEntry& planner = table[i];
+    if (planner.setup == nullptr || !planner.serves(NeighborhoodKind::graph) || planner.needs_nodes) continue;
+    if (planner.needs_uniform_blocks && !settings.uniform_blocks) continue;
+    if (std::find(seen.begin(), seen.end(), planner.setup) != seen.end()) continue;
+    seen.push_back(planner.setup);
+    chosen.push_back(Algorithm::from_id(static_cast<int>(i)));
+  }
+  return chosen;
+}
+
+// One run of a planner's set-up, with the planner it serves.
+struct PlannedRun {
+  Algorithm algorithm;
+  std::unique_ptr<SetupRun> run;
+};
+
+// Every run of the set-ups of `chosen` on this process. One allreduce sums every set-up's
+// contributions first, so that each decides from agreed totals how many runs it makes.
+std::vector<PlannedRun> setup_runs(MPI_Comm graph, const GraphView& view, const Settings& settings,
+                                   std::span<const Algorithm> chosen) {
+  std::vector<long long> totals;
+  std::vector<std::size_t> starts;
+  for (Algorithm algorithm : chosen) {
+    starts.push_back(totals.size());
+    const std::vector<long long> mine = algorithm.planner().setup->contributions(view);
+    totals.insert(totals.end(), mine.begin(), mine.end());
+  }
+  if (!totals.empty()) allreduce_sum(graph, std::span<long long>(totals));
+  std::vector<PlannedRun> runs;
+  for (std::size_t c = 0; c < chosen.size(); ++c) {
+    const PlannerEntry& planner = chosen[c].planner();
+    const std::size_t end = c + 1 < chosen.size() ? starts[c + 1] : totals.size();
+    const SetupInput input{view, settings.setup_parameters[static_cast<std::size_t>(chosen[c].id())],
+                           planner.needs_nodes ? settings.graph_node_size : 0, settings.algorithm.is_automatic(),
+                           std::span<const long long>(totals).subspan(starts[c], end - starts[c])};
+    for (std::unique_ptr<SetupRun>& run : planner.setup->runs(input)) runs.push_back({chosen[c], std::move(run)});
+  }
+  return runs;
+}
+
+// Runs every set-up run in lockstep over MPI (the rounds of the longest, at most one message a peer a
+// round); the results, in the order of `runs`.
+std::vector<std::shared_ptr<const SetupResult>> run_setups(MPI_Comm graph, std::span<const PlannedRun> runs) {
+  std::vector<RoundProtocol*> protocols;
+  for (const PlannedRun& planned : runs) protocols.push_back(&planned.run->protocol());
+  const LibraryComm scratch(graph);  // the set-up's messages never meet the user's
+  if (protocols.size() == 1) {
+    run_over_mpi(scratch.get(), *protocols.front());
+  } else {
+    LockstepProtocols lockstep(protocols);
+    run_over_mpi(scratch.get(), lockstep);
+  }
+  std::vector<std::shared_ptr<const SetupResult>> results;
+  for (const PlannedRun& planned : runs) results.push_back(planned.run->result());
+  return results;
+}
+
+int blocks_sent(const Figures& figures) {
+  return std::accumulate(figures.sends_of_send_block.begin(), figures.sends_of_send_block.end(), 0) +
+         std::accumulate(figures.sends_of_recv_block.begin(), figures.sends_of_recv_block.end(), 0);
+}
+
+// `algorithm`'s load for alltoall, then allgather, on this process: messages per phase and in all,
+// blocks sent.
+std::array<GraphLoad, 2> loads_of(const Neighborhood& neighborhood, Algorithm algorithm, int rank) {
+  std::array<GraphLoad, 2> loads;
+  for (Collective collective : {Collective::alltoall, Collective::allgather}) {
+    Figures f = neighborhood.figures(algorithm, collective, rank);
+    loads[static_cast<std::size_t>(collective)] = {std::move(f.messages_per_phase), f.messages, blocks_sent(f)};
+  }
+  return loads;
+}
+
+// Every load replaced by its maxima over processes, phase by phase (agreed: one allreduce). A
+// schedule has at most `phases` phases (the largest budget: rule 67), which all processes know; were
+// one longer, its extra phases would count into the last slot, rather than one process failing alone
+// before a collective call.
+void agree_on_maxima(MPI_Comm graph, std::span<std::array<GraphLoad, 2>> loads, int phases) {
+  const auto slots = static_cast<std::size_t>(phases);
+  std::vector<int> values;
+  for (const auto& both : loads)
+    for (const GraphLoad& load : both) {
+      std::vector<int> padded = load.messages_per_phase;
+      padded.resize(std::max(padded.size(), slots), 0);
+      padded[slots - 1] = *std::max_element(padded.begin() + static_cast<std::ptrdiff_t>(slots - 1), padded.end());
+      padded.resize(slots);
+      values.insert(values.end(), padded.begin(), padded.end());
+      values.insert(values.end(), {load.messages, load.blocks_sent});
+    }
+  allreduce_max(graph, values);
+  auto value = values.begin();
+  for (auto& both : loads)
+    for (GraphLoad& load : both) {
+      const auto end_of_phases = value + static_cast<std::ptrdiff_t>(slots);
+      load.messages_per_phase.assign(value, end_of_phases);
+      load.messages = end_of_phases[0];
+      load.blocks_sent = end_of_phases[1];
+      value = end_of_phases + 2;
+    }
+}
+
+// The largest block for which the model predicts `combined` faster than `direct` for the slowest
+// process: combining saves latencies and messages at no bytes and pays for the blocks it forwards
+// per byte. -1 where it saves nothing.
+long long largest_block_combined(const GraphLoad& direct, const GraphLoad& combined, const CostModel& model) {
+  const double saved = predicted_seconds(direct, model, 0) - predicted_seconds(combined, model, 0);
+  const double extra_bytes_per_block_byte = combined.blocks_sent - direct.blocks_sent;
+  if (saved <= 0) return -1;
+  if (extra_bytes_per_block_byte <= 0 || model.per_byte <= 0) return std::numeric_limits<long long>::max();
+  return static_cast<long long>(std::min(saved / (extra_bytes_per_block_byte * model.per_byte), 0x1p62));
+}
+
+// The model's time for the slowest process, alltoall and allgather together, at 8-byte blocks (the
+// smallest the trial measures), each collective run by the faster of `direct` and `combined` there.
+double seconds_with_the_better_of(const std::array<GraphLoad, 2>& direct, const std::array<GraphLoad, 2>& combined,
+                                  const CostModel& model) {
+  double seconds = 0;
+  for (std::size_t c = 0; c < 2; ++c)
+    seconds += std::min(predicted_seconds(direct[c], model, 8), predicted_seconds(combined[c], model, 8));
+  return seconds;
+}
+
+// CARTCOLL_VERBOSE_AUTO's line for the candidate chosen.
+void report_candidates(std::span<const PlannedRun> runs, std::span<const double> predicted, std::size_t chosen) {
+  std::ostringstream line;
+  line << "cartcoll auto: on this graph by the model, slowest process at 8-byte blocks:";
+  for (std::size_t c = 0; c < predicted.size(); ++c) line << ' ' << runs[c].run->label << ": " << predicted[c] * 1e6 << " us;";
+  line << " chose " << runs[chosen].run->label << '\n';
+  std::fputs(line.str().c_str(), stderr);
+}
+
+// `auto`'s decision on a graph where set-ups ran: one allreduce of every candidate schedule's load
+// (each run's result planned by its planner). The schedule kept is the one the model predicts
+// fastest (a tie keeps the earlier: registration order, then the set-up's order of its runs); the
+// verdict per collective is the largest block for which the model predicts it faster than the direct
+// exchange.
+void decide_automatically(MPI_Comm graph, int rank, GraphNeighborhood& neighbors, const Settings& settings,
+                          std::span<const PlannedRun> runs, std::span<const std::shared_ptr<const SetupResult>> results) {
+  const Algorithm direct = direct_exchange();
+  std::vector<std::array<GraphLoad, 2>> loads{loads_of(Neighborhood(neighbors), direct, rank)};
+  int phases = 1;
+  for (std::size_t c = 0; c < runs.size(); ++c) {
+    neighbors.setup = results[c];
+    loads.push_back(loads_of(Neighborhood(neighbors), runs[c].algorithm, rank));
+    phases = std::max(phases, runs[c].run->most_phases);
+  }
+  agree_on_maxima(graph, loads, phases);
+  const CostModel model = settings.profile.value_or(CostModel{});
+  std::vector<double> predicted;
+  for (std::size_t c = 0; c < runs.size(); ++c) predicted.push_back(seconds_with_the_better_of(loads[0], loads[c + 1], model));
+  std::size_t best = 0;  // a later candidate must be faster by more than rounding
+  for (std::size_t c = 1; c < runs.size(); ++c)
+    if (predicted[c] < predicted[best] * (1 - 1e-9)) best = c;
+  if (rank == 0 && settings.verbose_auto && runs.size() > 1) report_candidates(runs, predicted, best);
+  std::array<long long, 2> up_to{};
+  for (std::size_t c = 0; c < 2; ++c) up_to[c] = largest_block_combined(loads[0][c], loads[best + 1][c], model);
+  neighbors.setup = results[best];
+  neighbors.auto_verdict = ForwardingVerdict{direct, runs[best].algorithm, up_to};
+}
+
+}  // namespace
+
+Neighborhood at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighborhood neighbors,
+                                      const Settings& settings) {
+  Neighborhood detected = detected_or_graph(parent, graph, neighbors, settings.algorithm);
+  if (const CartesianNeighborhood* cartesian = detected.cartesian()) {
+    if (settings.graph_node_size == 0) return detected;
+    CartesianNeighborhood on_nodes = *cartesian;  // forced node-combining plans the Cartesian way
+    on_nodes.node_size = settings.graph_node_size;
+    return Neighborhood(std::move(on_nodes));
+  }
+  const std::vector<Algorithm> chosen = planners_with_setups(settings);
+  if (chosen.empty()) return detected;
+  const GraphView view{rank, neighbors.size, neighbors.sources, neighbors.destinations};
+  const std::vector<PlannedRun> runs = setup_runs(graph, view, settings, chosen);
+  if (runs.empty()) return detected;
+  const auto results = run_setups(graph, runs);
+  if (settings.algorithm.is_automatic())
+    decide_automatically(graph, rank, neighbors, settings, runs, results);
+  else
+    neighbors.setup = results.front();
+  return Neighborhood(std::move(neighbors));
+}
+
+}  // namespace cartcoll::detail

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: BSD-3-Clause
+// Which algorithm the user asked for, and the direct exchange: the policy's own names for planners.
+#include <cstdlib>
+#include <string>
+
+#include "cartcoll/error.hpp"
+#include "policy.hpp"
+
+namespace cartcoll::detail {
+
+namespace {
+
+Algorithm parse_or_throw(const std::string& name, const char* source) {
+  auto algorithm = Algorithm::parse(name);
+  if (!algorithm) throw Error(Errc::info_value, std::string(source) + ": unknown algorithm '" + name + "'");
+  return *algorithm;
+}
+
+}  // namespace
+
+std::optional<Algorithm> algorithm_from_environment() {
+  const char* name = std::getenv("CARTCOLL_ALGORITHM");
+  if (name == nullptr || *name == '\0') return std::nullopt;
+  return parse_or_throw(name, "CARTCOLL_ALGORITHM");
+}
+
+std::optional<Algorithm> algorithm_from_info(MPI_Info info) {
+  const auto value = info_value(info, "cartcoll_algorithm");
+  if (!value) return std::nullopt;
+  return parse_or_throw(*value, "info key cartcoll_algorithm");
+}
+
+Algorithm effective_algorithm(MPI_Info info, Algorithm fallback) {
+  if (auto chosen = algorithm_from_environment()) return *chosen;
+  if (auto chosen = algorithm_from_info(info)) return *chosen;
+  return fallback;
+}
+
+std::vector<Algorithm> candidates_for_auto(Collective collective, const Neighborhood& neighborhood) {
+  const CartesianNeighborhood* c = neighborhood.cartesian();
+  // Nodes of one process each (one rank per cluster node) pool nothing worth a trial.
+  const bool several_nodes = c != nullptr && c->node_size > 1 && c->node_size < c->grid.size();
+  std::vector<Algorithm> candidates;
+  for (Algorithm candidate : auto_candidates(collective, neighborhood.kind()))
+    if (several_nodes || !candidate.planner().needs_nodes) candidates.push_back(candidate);
+  return candidates;
+}
+
+bool may_use_nodes(Algorithm requested) { return requested.is_automatic() || requested.planner().needs_nodes; }
+
+bool forces_nodes(Algorithm requested) { return !requested.is_automatic() && requested.planner().needs_nodes; }
+
+bool may_run_on(Algorithm requested, NeighborhoodKind kind) {
+  return requested.is_automatic() || requested.planner().serves(kind);
+}
+
+void check_uniform_blocks(Algorithm requested, bool asserted) {
+  if (!requested.is_automatic() && requested.planner().needs_uniform_blocks && !asserted)
+    throw Error(Errc::info_value, std::string(requested.name()) +
+                                      " holds blocks of processes it has no edge with: it needs "
+                                      "cartcoll_assert_uniform_blocks=true (CARTCOLL_ASSERT_UNIFORM_BLOCKS)");
+}
+
+// Planners that forward (Cartesian combining, the graph set-ups') pass blocks through processes that
+// size them by their own arguments, so they need the block sizes to agree: Träff and Hunold's
+// contract promises that. Under MPI's, a v or w call may size each edge differently, and a
+// one-count alltoall or allgather ties only the sizes of processes that send to a common process:
+// on a graph a set-up with restricted results forwards only between such processes, but a
+// Cartesian neighborhood found in a graph or an MPI topology may leave classes of processes free to
+// differ (CartesianNeighborhood::forwarding_may_mismatch). Such calls run the direct exchange,
+// unless the user asserted that all blocks have one signature (Settings::uniform_blocks).
+Algorithm requested_for_call(const CommState& state, const Layout& layout, Contract contract, Algorithm requested) {
+  const CartesianNeighborhood* cartesian = state.neighborhood.cartesian();
+  const bool classes_may_differ = cartesian != nullptr && cartesian->forwarding_may_mismatch;
+  const bool sizes_may_differ = contract == Contract::mpi && !state.settings.uniform_blocks &&
+                                (!layout.one_block_size || classes_may_differ);
+  if (sizes_may_differ) return direct_exchange();
+  return requested;
+}
+
+Algorithm direct_exchange() {
+  static const Algorithm direct = Algorithm::named("trivial");
+  return direct;
+}
+
+}  // namespace cartcoll::detail

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// `auto` as one policy, and the one place that reads which algorithm the user asked for and names a
+// planner: the rest of the runtime asks it.
+//
+// At creation (at_creation.cpp), on a distributed graph: the set-ups of the planners that have one
+// (PlannerEntry::setup) run, forced or as `auto`'s candidates, and under `auto` the cost model picks
+// the candidate and agrees, for each collective, the largest block it forwards (ForwardingVerdict).
+//
+// Per call (per_call.cpp), `auto` is resolved from values that are the same on every process (the
+// bytes of the call's blocks, equal everywhere by the Cartesian contract; what earlier collective
+// calls measured) or agreed at a collective point, so all processes run the same schedule:
+// - a size class already measured on this communicator (for this collective and call kind) is reused;
+// - else a call that may communicate (blocking calls, *_init) measures the candidates on scratch
+//   buffers (trial.hpp) and keeps the winner for the class, or, where the scratch buffers would be too
+//   large, calibrates the cost model once and asks it;
+// - else (a nonblocking call, which never communicates before it returns) the cost model decides:
+//   the calibrated one if an earlier call calibrated, else the default model.
+// On a graph where a set-up ran, a limit on the block size takes the place of the size class
+// (graph_choice in per_call.cpp).
+// With CARTCOLL_PROFILE set at creation, the profile's model decides and nothing is measured.
+#include <mpi.h>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+#include "cartcoll/layout.hpp"
+#include "core/planning/cost.hpp"
+#include "runtime/comm/neighborhood.hpp"
+#include "runtime/comm/settings.hpp"
+#include "runtime/comm/state.hpp"
+
+namespace cartcoll::detail {
+
+// The algorithm CARTCOLL_ALGORITHM names, if set (Error(Errc::info_value) for an unknown name).
+std::optional<Algorithm> algorithm_from_environment();
+// The algorithm the cartcoll_algorithm info key names, if set.
+std::optional<Algorithm> algorithm_from_info(MPI_Info info);
+// CARTCOLL_ALGORITHM, else the info key, else `fallback`.
+Algorithm effective_algorithm(MPI_Info info, Algorithm fallback);
+
+// The direct exchange: one message per edge, what a call runs where nothing may forward.
+Algorithm direct_exchange();
+
+// What a call under `contract` may run of `requested`: the direct exchange where processes may size
+// the blocks a forwarding planner would pass on differently (policy.cpp), else `requested`.
+Algorithm requested_for_call(const CommState& state, const Layout& layout, Contract contract, Algorithm requested);
+
+// The registered planners `auto` chooses among per call for `collective` on `neighborhood`: those
+// that serve its kind, less those that need nodes unless there are several of several processes.
+std::vector<Algorithm> candidates_for_auto(Collective collective, const Neighborhood& neighborhood);
+
+// What a request allows where a communicator is made:
+// whether it may run a planner that needs nodes (`auto`, or such a planner forced): then the nodes are found;
+bool may_use_nodes(Algorithm requested);
+// whether it forces a planner that needs nodes (on a graph, its set-up keeps forwarding within them);
+bool forces_nodes(Algorithm requested);
+// whether it may run on a neighborhood of `kind` (`auto`, or a planner that serves it).
+bool may_run_on(Algorithm requested, NeighborhoodKind kind);
+// Error(Errc::info_value) where `requested` forces a planner that needs uniform blocks that are not asserted.
+void check_uniform_blocks(Algorithm requested, bool asserted);
+
+// What a distributed-graph communicator just made runs on (at CC_Dist_graph_create(_adjacent), and
+// through libcartcoll_mpi at MPI_Dist_graph_create(_adjacent)): the Cartesian neighborhood detection
+// finds (cartesian_detection.hpp), else the graph with the set-ups the agreed algorithm needs or
+// `auto` may gain from, and `auto`'s agreed verdict. Collective over `graph`, made from `parent`
+// (this process is `rank` in `graph`, with `neighbors`); `settings` must be equal on every process.
+// docs/algorithms.md.
+Neighborhood at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighborhood neighbors,
+                                      const Settings& settings);
+
+
+// What a call may do to choose: nothing but local work (a nonblocking call); communicate, at a
+// collective point whose block sizes are already compared (init) or free to differ (MPI's
+// contract); or communicate after comparing them (a blocking call under Träff and Hunold's
+// (Cartesian Collective Communication) contract, whose processes pass the same sizes: sizes that
+// differ would have the processes measure different things, or only some of them measure, and hang;
+// one allreduce makes them Errc::count everywhere).
+enum class ChoicePoint : std::uint8_t { local, collective, collective_comparing_sizes };
+
+Choice per_call(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
+                         ChoicePoint point);
+
+// A short collective measurement of latency, per-message overhead and per-byte time on comm,
+// identical on every process (the maximum over processes).
+CostModel calibrate(MPI_Comm comm, TagSpace& tags);
+
+}  // namespace cartcoll::detail
