@@ -104,6 +104,9 @@ void run_collectives(const Options& options) {
                 options.graph ? "edges per process" : "offsets", p,
                 options.type_name.c_str(), rule_name(options.rule).c_str(), options.reps, options.warmup,
                 c.library.c_str());
+    if (options.graph && !options.graph->counts.empty())
+      std::printf("# %s; %s\n", cartcoll::graphs::summary(*options.graph).c_str(),
+                  uniform_blocks(options) ? "every block m elements" : "an edge's block count x m elements");
     std::printf("%-26s %8s %11s %11s %11s %7s %6s %10s %7s\n", "implementation", "m", "median us", "min us",
                 "max us", "vs MPI", "msgs", "bytes", "kept");
   }

@@ -109,8 +109,9 @@ MPI_Comm make_cart(const Options& options, const std::vector<int>& dims, const s
 MPI_Comm make_graph(const Options& options, const cartcoll::Graph& graph, int rank, const std::string& algorithm) {
   MPI_Info info = algorithm_info(options, algorithm);
   // Every block of a graph workload holds m elements of one type (workload.cpp), so the benchmark may
-  // assert it: graph-routing needs that, and `auto` then weighs it too.
-  MPI_Info_set(info, "cartcoll_assert_uniform_blocks", "true");
+  // assert it: graph-routing needs that, and `auto` then weighs it too. Not where per-edge counts
+  // size alltoallv/w blocks.
+  MPI_Info_set(info, "cartcoll_assert_uniform_blocks", uniform_blocks(options) ? "true" : "false");
   const std::vector<int>& in = graph.sources(rank);
   const std::vector<int>& out = graph.destinations(rank);
   MPI_Comm comm = MPI_COMM_NULL;

@@ -45,6 +45,9 @@ struct Parsed {
   std::string error;
 };
 Parsed parse_options(const std::vector<std::string>& args);
+// Whether every block of the workload has one size: false only for alltoallv/w on a graph with per-edge
+// counts (--mesh-partition), whose blocks have count x m elements.
+bool uniform_blocks(const Options& options);
 // What only MPI can tell (after MPI_Init): empty, or why the options do not fit MPI_COMM_WORLD.
 std::string check_against_world(const Options& options);
 std::string usage();

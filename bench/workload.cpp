@@ -29,6 +29,12 @@ int block_elements(const Options& options, int i, int m) {
   return static_cast<int>(std::max(1LL, power(m, std::max(0, d - norm1))));
 }
 
+// A graph's per-edge counts (the cells an edge carries) times m elements a cell.
+std::vector<int> scaled(std::vector<int> counts, int m) {
+  for (int& count : counts) count *= m;
+  return counts;
+}
+
 BlockSide side_of(std::vector<int> counts, MPI_Datatype type, int element_bytes, bool typed_blocks) {
   BlockSide side;
   side.counts = std::move(counts);
@@ -68,6 +74,13 @@ Workload::Workload(const Options& options, int sources_, int destinations_, int 
   for (int i = 0; i < sources; ++i) recv_counts.push_back(irregular ? block_elements(options, i, m) : m);
   std::vector<int> send_counts;
   for (int j = 0; j < (gather() ? 1 : destinations); ++j) send_counts.push_back(irregular ? block_elements(options, j, m) : m);
+  if (!uniform_blocks(options)) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const cartcoll::graphs::ProcessCounts counts = cartcoll::graphs::counts_of(*options.graph, rank);
+    send_counts = scaled(counts.out, m);
+    recv_counts = scaled(counts.in, m);
+  }
   send = side_of(std::move(send_counts), type, element_bytes, typed);
   recv = side_of(std::move(recv_counts), type, element_bytes, typed);
   std::fill(recv.bytes.begin(), recv.bytes.end(), 0);

@@ -24,7 +24,8 @@ struct BlockSide {
 class Workload {
  public:
   // Cartesian neighborhoods: sources = destinations = t, and block i's size follows the size rule;
-  // graphs: every block has m elements.
+  // graphs: every block has m elements, but alltoallv/w blocks on a graph with per-edge counts have
+  // count x m (uniform_blocks).
   Workload(const Options& options, int sources, int destinations, int m);
   ~Workload();
   Workload(const Workload&) = delete;

@@ -1,19 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: BSD-3-Clause
-# Real, unmodified MPI clients through libcartcoll_mpi (docs/transparent.md). Debian's PETSc 3.18
-# (built against Open MPI) and its own tutorial programs, with -sf_type neighbor (PetscSF over
-# MPI_Dist_graph_create_adjacent + MPI_(I)neighbor_alltoallv):
-#   1. every program at several process counts, without and with the layer preloaded: the outputs
-#      must be byte-identical;
-#   2. a larger KSP solve timed both ways (PETSc's own -log_view: whole run, and VecScatterBegin +
-#      VecScatterEnd, one neighborhood call and its completion each, per call);
-#   3. the layer's report (CARTCOLL_REPORT=1) of one run.
-# Ends with a line "N identical, N differ". Heavy (PETSc and its dependencies, about 1 GB), so not
-# part of scripts/test.sh. Usage: bash scripts/clients.sh [--quick]
+# Real, unmodified MPI clients through libcartcoll_mpi (docs/transparent.md):
+# - Debian's PETSc 3.18 (built against Open MPI) and its own tutorial programs, with -sf_type neighbor
+#   (PetscSF over MPI_Dist_graph_create_adjacent + MPI_(I)neighbor_alltoallv);
+# - Debian's DOLFINx 0.5.2 (python3-dolfinx, Open MPI) running this repository's two programs in
+#   scripts/clients/: a Poisson solve, and a ghost-update loop (Function.x.scatter_forward and
+#   scatter_reverse: MPI_Ineighbor_alltoallv + MPI_Wait) that checks every ghost and every sum itself.
+# Steps:
+#   1. every program at several process counts, without and with the layer preloaded (DOLFINx's also
+#      with graph-combining forced): the outputs (stdout) must be byte-identical;
+#   2. a larger KSP solve and the ghost-update loop timed both ways (PETSc's own -log_view: whole run,
+#      and VecScatterBegin + VecScatterEnd per call; the loop's own clock around its updates);
+#   3. the layer's report (CARTCOLL_REPORT=1) of one run of each.
+# Ends with a line "N identical, N differ". Heavy (PETSc, DOLFINx and their dependencies, about 1.5 GB),
+# so not part of scripts/test.sh. Usage: bash scripts/clients.sh [--quick]
+# --quick: PETSc at 2 and 4 processes and a smaller solve; DOLFINx's ghost-update check at 3 processes,
+# untimed.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 quick=0
 [[ ${1:-} == --quick ]] && quick=1
-packages+=(petsc-dev libpetsc3.18-dev-examples)
+packages+=(petsc-dev libpetsc3.18-dev-examples python3-dolfinx)
 install_dependencies
 # The build scripts/demo.sh makes (so the demonstration's last step reuses it).
 build "$repo/build/openmpi" -DCMAKE_BUILD_TYPE=Release -DCARTCOLL_BUILD_TESTS=OFF
@@ -43,21 +49,27 @@ for test in bcast reduce degree gather scatter embed invert; do cases+=("sf_ex1 
 procs_list=(1 2 3 4 6)
 ((quick)) && procs_list=(2 4)
 
-echo "== PETSc with -sf_type neighbor, without and with $layer"
+# compare <label> <native output> <layer output>: counts the case as identical or differing (an empty
+# output, which a failed run leaves, never counts as identical).
 identical=0 differ=0
+compare() {
+  if cmp -s "$2" "$3" && [[ -s $2 ]]; then
+    identical=$((identical + 1))
+    printf 'identical  %s (%d lines)\n' "$1" "$(wc -l <"$2")"
+  else
+    differ=$((differ + 1))
+    printf 'DIFFER     %s\n' "$1"
+    diff "$2" "$3" | head -n 10 || true
+  fi
+}
+
+echo "== PETSc with -sf_type neighbor, without and with $layer"
 for procs in "${procs_list[@]}"; do
   for case in "${cases[@]}"; do
     read -r -a words <<<"$case"
     run "$procs" native "${words[@]}" -sf_type neighbor >native.out
     run "$procs" layer "${words[@]}" -sf_type neighbor >layer.out
-    if cmp -s native.out layer.out && [[ -s native.out ]]; then
-      identical=$((identical + 1))
-      printf 'identical  %2d processes  %s (%d lines)\n' "$procs" "$case" "$(wc -l <native.out)"
-    else
-      differ=$((differ + 1))
-      printf 'DIFFER     %2d processes  %s\n' "$procs" "$case"
-      diff native.out layer.out | head -n 10
-    fi
+    compare "$(printf '%2d processes  %s' "$procs" "$case")" native.out layer.out
   done
 done
 
@@ -93,6 +105,99 @@ echo
 echo "== The layer's report of one run (CARTCOLL_REPORT=1)"
 CARTCOLL_REPORT=1 mpirun -n 4 -x LD_PRELOAD="$layer" -x CARTCOLL_REPORT ./ksp_ex2 -m 30 -n 30 -sf_type neighbor \
   2>&1 >/dev/null | grep '^cartcoll:' | sort
+
+# DOLFINx: the programs of scripts/clients/, run by the Python that has DOLFINx (another python3 may
+# come first on PATH). Only stdout is compared: petsc4py, mpi4py and FFCx write to stderr.
+python=/usr/bin/python3
+programs=$repo/scripts/clients
+mkdir -p "$out/dolfinx"
+cd "$out/dolfinx"
+# Repeatable runs: PT-Scotch's threads make the mesh partition differ between runs; one thread per
+# process where 2 cores are oversubscribed; Open MPI's treematch topology component can hang in
+# MPI_Dist_graph_create when oversubscribed.
+export SCOTCH_PTHREAD_NUMBER=1 OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 OMPI_MCA_topo=basic
+# FFCx compiles forms and elements on first use into this cache; a serial run of each program fills it,
+# so that no compared or timed run compiles.
+export XDG_CACHE_HOME=$out/dolfinx/cache
+for program in dolfinx_poisson dolfinx_ghost_update; do
+  if ! "$python" "$programs/$program.py" >/dev/null 2>"$program.warm.err"; then
+    tail -n 20 "$program.warm.err"
+    echo "$program failed in a serial run (full stderr: $out/dolfinx/$program.warm.err)"
+    exit 1
+  fi
+done
+
+# run_dolfinx <procs> <native|layer|graph-combining> <program> [args...]: the program's stdout
+# (stderr to <program>.err), nothing where it fails or runs past 10 minutes. graph-combining: the
+# layer with that algorithm forced on every communicator and friends sharing 2 out-neighbors enough.
+# With output_dir set, each process's output goes to its own files there too.
+run_dolfinx() {
+  local procs=$1 how=$2 program=$3
+  shift 3
+  local layer_args=()
+  [[ $how != native ]] && layer_args=(-x "LD_PRELOAD=$layer")
+  [[ $how == graph-combining ]] && layer_args+=(-x CARTCOLL_ALGORITHM=graph-combining -x CARTCOLL_COMBINING_THRESHOLD=2)
+  [[ $how != native && -n ${CARTCOLL_REPORT:-} ]] && layer_args+=(-x CARTCOLL_REPORT)
+  [[ -n ${output_dir:-} ]] && layer_args+=(--output-filename "$output_dir")
+  timeout 600 mpirun -n "$procs" "${layer_args[@]}" "$python" "$programs/$program.py" "$@" 2>"$program.err" ||
+    echo "$program exited with status $? (stderr: $out/dolfinx/$program.err)" >&2
+}
+
+# graph-routing is left out: forced, it needs cartcoll_assert_uniform_blocks=true on a graph, and
+# DOLFINx's v calls send blocks of different sizes (the layer refuses the communicators without it).
+dolfinx_cases=(dolfinx_poisson dolfinx_ghost_update)
+dolfinx_procs=(3 4 8)
+((quick)) && dolfinx_cases=(dolfinx_ghost_update) dolfinx_procs=(3)
+echo
+echo "== DOLFINx $(dpkg-query -W -f='${Version}' python3-dolfinx) (scripts/clients/), without and with $layer"
+for procs in "${dolfinx_procs[@]}"; do
+  for program in "${dolfinx_cases[@]}"; do
+    run_dolfinx "$procs" native "$program" >native.out
+    for how in layer graph-combining; do
+      run_dolfinx "$procs" "$how" "$program" >"$how.out"
+      compare "$(printf '%2d processes  %s, %s' "$procs" "$program" "${how/layer/default algorithm}")" native.out "$how.out"
+    done
+  done
+done
+
+if ((!quick)); then
+  # The ghost-update loop timed without and with the layer, runs alternating, 5 each: the slowest
+  # process's time in scatter_forward and scatter_reverse (its own clock), per update.
+  loop=(dolfinx_ghost_update --cells 12 --iterations 1000 --timing)
+  echo
+  echo "== Time of ${loop[*]} ($(env -u OMP_NUM_THREADS nproc) cores, microseconds per update, min and median of 5)"
+  printf '%-10s %-8s %10s %10s\n' processes layer min median
+  for procs in 3 4; do
+    rm -f loop.native loop.layer
+    for repetition in 1 2 3 4 5; do
+      for how in native layer; do
+        run_dolfinx "$procs" "$how" "${loop[@]}" | awk '/^timing:/ { print $6 }' >>"loop.$how"
+      done
+    done
+    for how in native layer; do
+      printf '%-10s %-8s %10s %10s\n' "$procs" "$how" "$(sort -n "loop.$how" | head -n 1)" "$(median <"loop.$how")"
+    done
+  done
+fi
+
+# The report of one ghost-update run per algorithm setting: its lines summed per MPI function and
+# algorithm (report lines, calls, messages per call before and after, summed over the lines). Read
+# from each process's own file: mpirun's merged stderr can cut a line of one process into another's.
+echo
+echo "== The layer's report of one ghost-update run at ${dolfinx_procs[-1]} processes (CARTCOLL_REPORT=1), summed"
+for how in layer graph-combining; do
+  echo "-- ${how/layer/default algorithm}"
+  rm -rf "report.$how"
+  CARTCOLL_REPORT=1 output_dir=report.$how run_dolfinx "${dolfinx_procs[-1]}" "$how" dolfinx_ghost_update >/dev/null
+  printf '%-26s %-16s %-14s %6s %7s %16s %15s\n' function algorithm decided_by lines calls messages_before \
+    messages_after
+  cat "report.$how"/*/rank.*/stderr | grep '^cartcoll:' | awk '
+    { for (i = 2; i <= NF; i++) { split($i, kv, "="); field[kv[1]] = kv[2] }
+      key = sprintf("%-26s %-16s %-14s", field["function"], field["algorithm"], field["decided_by"])
+      lines[key]++; calls[key] += field["calls"]; before[key] += field["messages_before"]; after[key] += field["messages_after"] }
+    END { for (key in lines) printf "%s %6d %7d %16d %15d\n", key, lines[key], calls[key], before[key], after[key] }' |
+    sort
+done
 
 echo
 echo "$identical identical, $differ differ"

@@ -3,10 +3,10 @@
 # The demonstration, in plain text: installs the dependencies, builds cartcoll with Open MPI, runs the
 # 9-point stencil halo exchange checked against the reference model, the benchmark suite's short
 # version (scripts/bench-suite.sh --quick: cartcoll against MPI_Neighbor_* at 27 processes, Open MPI
-# over TCP loopback and shared memory), and PETSc's tutorials through libcartcoll_mpi
-# (scripts/clients.sh --quick). Ends with what ran, one table of the measured speed-up over
-# MPI_Neighbor_* per transport and block size, and where the figures are. Every step says what it is
-# doing at least every 30 s. Takes about a quarter of an hour on 2 cores.
+# over TCP loopback and shared memory), and PETSc's tutorials and DOLFINx's checked ghost updates
+# through libcartcoll_mpi (scripts/clients.sh --quick). Ends with what ran, one table of the measured
+# speed-up over MPI_Neighbor_* per transport and block size, and where the figures are. Every step
+# says what it is doing at least every 30 s. Takes about a quarter of an hour on 2 cores.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 build_dir=$repo/build/openmpi
 bench_out=$repo/build/demo-bench
@@ -54,11 +54,11 @@ echo "== the benchmark suite's short version: 27 processes on $(nproc) cores (ov
 bash "$repo/scripts/bench-suite.sh" --quick --out "$bench_out" --build-dir "$build_dir" --no-table
 ran+=("cartcoll-bench against MPI_Neighbor_* at 27 processes (Moore 3-D radius 1, the 3x3x3 box, a random graph of out-degree 6), results in ${bench_out#"$repo"/}")
 
-if narrate "a real, unmodified client: PETSc's tutorials (-sf_type neighbor) without and with libcartcoll_mpi" \
+if narrate "real, unmodified clients: PETSc's tutorials (-sf_type neighbor) and DOLFINx's ghost updates without and with libcartcoll_mpi" \
   bash "$repo/scripts/clients.sh" --quick; then
-  ran+=("PETSc's tutorials without and with libcartcoll_mpi preloaded (outputs compared above)")
+  ran+=("PETSc's tutorials and DOLFINx's ghost updates without and with libcartcoll_mpi preloaded (outputs compared above)")
 else
-  ran+=("PETSc's tutorials: the step failed (see its output above)")
+  ran+=("PETSc's tutorials and DOLFINx's ghost updates: the step failed (see its output above)")
 fi
 
 echo

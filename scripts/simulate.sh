@@ -8,7 +8,7 @@
 # docs/simulation.md only with --docs. See docs/simulation.md for the model and its traps.
 #
 #   bash scripts/simulate.sh [--procs LIST] [--overheads LIST] [--out DIR] [--budget S] [--only RE]
-#                            [--list] [--docs]
+#                            [--list] [--docs] [--mesh]
 #
 #   --procs LIST      comma-separated simulated process counts (default 64,512,1024; 4096 would need a
 #                     bigger platform and hours: SimGrid 3.32's run time grows 3-5x per doubling)
@@ -22,6 +22,12 @@
 #                     lets it, run graph-combining's set-up, the slow part under SMPI)
 #   --list            print the steps and exit
 #   --docs            also rewrite docs/simulation.md's generated part from this run
+#   --mesh            add the mesh steps (not in the default run): at each process count P, cartcoll-bench
+#                     --mesh-partition P 3 N 1, the halo graph of N^3 cells cut into P parts by recursive
+#                     coordinate bisection, N = 24 P^(1/3) (about 24^3 cells a part), alltoallv with blocks
+#                     of the shared cells x m ints and alltoall of m ints, on the fat tree (its blocks are
+#                     kilobytes: bandwidth counts), with the graph implementations but cc-graph-routing
+#                     (it needs blocks of one size) for alltoallv; `--list --mesh` lists them
 # Each step is one cartcoll-bench run (one operation, neighborhood and process count, two or three
 # block sizes, the implementations cart-trivial, cart-combining, cart-torus, cart-auto, or on graphs
 # cc-trivial, cc-graph-combining, cc-graph-routing, cc-auto, and the baseline direct); the simulation
@@ -36,6 +42,7 @@ only=""
 sizes=""
 list_only=0
 write_docs=0
+mesh=0
 graph_impls=cc-trivial,cc-graph-combining,cc-graph-routing,cc-auto,direct
 while (($#)); do
   case $1 in
@@ -48,7 +55,8 @@ while (($#)); do
     --graph-impls) graph_impls=$2; shift ;;
     --list) list_only=1 ;;
     --docs) write_docs=1 ;;
-    -h|--help) sed -n '2,25p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --mesh) mesh=1 ;;
+    -h|--help) sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "simulate.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -57,6 +65,7 @@ IFS=, read -r -a procs_counts <<<"$procs_list"
 IFS=, read -r -a overhead_values <<<"$overheads"
 fat_tree=$repo/bench/simulation/fat-tree-1024.xml
 cart_impls=cart-trivial,cart-combining,cart-torus,cart-auto,direct
+mesh_v_impls=$(tr , '\n' <<<"$graph_impls" | grep -v '^cc-graph-routing' | paste -sd ,)
 
 # ---------------------------------------------------------------------------------------------- the grid
 # A step: "procs|name|args". 000's experiments (section 4): box neighborhoods d = 2..5, n = 3 (and n = 4, 5
@@ -65,7 +74,7 @@ cart_impls=cart-trivial,cart-combining,cart-torus,cart-auto,direct
 # neighborhoods run at 64 processes only, and 512 and 1024 get the 3-D cases (the papers' 27-point
 # stencil) and the 2-D and 4-D n = 3 boxes.
 steps=()
-add() {  # add PROCS NAME ARGS [graph]
+add() {  # add PROCS NAME ARGS [graph|mesh|mesh-v]
   [ -n "$only" ] && ! [[ "$2" =~ $only ]] && return
   steps+=("$1|$2|$3|${4:-cart}")
 }
@@ -76,6 +85,11 @@ for p in "${procs_counts[@]}"; do
   if ((p <= 128)); then
     add "$p" "allgather er-0.4" "--op allgather --erdos-renyi $p 0.4 1 --sizes 1,100" graph
     add "$p" "alltoall er-0.4" "--op alltoall --erdos-renyi $p 0.4 1 --sizes 1,100" graph
+  fi
+  if ((mesh)); then
+    n=$(awk -v p="$p" 'BEGIN { printf "%d", 24 * p ^ (1 / 3) + 0.5 }')
+    add "$p" "alltoallv mesh-3-$n" "--op alltoallv --mesh-partition $p 3 $n 1 --sizes 1,8" mesh-v
+    add "$p" "alltoall mesh-3-$n" "--op alltoall --mesh-partition $p 3 $n 1 --sizes 1,100" mesh
   fi
   for op in alltoall allgather; do
     add "$p" "$op moore-3-1" "--op $op --moore 3 1 --sizes 1,10,100"
@@ -94,12 +108,19 @@ for p in "${procs_counts[@]}"; do
   add "$p" "alltoallv box-4-3--1 (000)" "--op alltoallv --box 4 3 -1 --size-rule 000 --sizes 1,10"
 done
 
+impls_of() {  # impls_of KIND
+  case $1 in
+    graph|mesh) echo "$graph_impls" ;;
+    mesh-v) echo "$mesh_v_impls" ;;
+    *) echo "$cart_impls" ;;
+  esac
+}
+
 if [ "$list_only" = 1 ]; then
   for overhead in "${overhead_values[@]}"; do
     for step in "${steps[@]}"; do
       IFS='|' read -r p name args kind <<<"$step"
-      impls=$cart_impls
-      [ "$kind" = graph ] && impls=$graph_impls
+      impls=$(impls_of "$kind")
       echo "o=$overhead us, p=$p: $name: cartcoll-bench $args --impl $impls"
     done
   done
@@ -171,9 +192,9 @@ index=0
 start=$SECONDS
 for step in "${steps[@]}"; do
   IFS='|' read -r p name args kind <<<"$step"
-  impls=$cart_impls platform=$fat_tree hostfile=$fat_tree_hosts network=fattree network_model=()
+  impls=$(impls_of "$kind") platform=$fat_tree hostfile=$fat_tree_hosts network=fattree network_model=()
   if [ "$kind" = graph ]; then
-    impls=$graph_impls platform=$latency_only hostfile=$latency_only_hosts network=latency
+    platform=$latency_only hostfile=$latency_only_hosts network=latency
     network_model=("${latency_model[@]}")
   fi
   for overhead in "${overhead_values[@]}"; do
@@ -181,9 +202,12 @@ for step in "${steps[@]}"; do
     label="smpi-$network-o${overhead}us"
     seconds=$(awk -v o="$overhead" 'BEGIN { printf "%g", o * 1e-6 }')
     profile=""
-    if [ "$kind" = graph ]; then
+    if [ "$kind" != cart ]; then
+      # On the fat tree a byte costs 0.08 ns (100 Gb/s).
+      per_byte=0
+      [ "$network" = fattree ] && per_byte=8e-11
       profile=$out/profile-$network-o${overhead}us.txt
-      echo "1e-06 $seconds 0" >"$profile"
+      echo "1e-06 $seconds $per_byte" >"$profile"
     fi
     printf '[%d/%d] p=%d o=%s us %s ... ' "$index" "$total" "$p" "$overhead" "$name"
     if [ -n "$budget" ] && ((SECONDS - start >= budget)); then
@@ -200,7 +224,7 @@ for step in "${steps[@]}"; do
     # same program cleanly, under ASan too; docs/simulation.md). The simulation is deterministic, so
     # the figures are those of one run.
     runs=("$impls")
-    [ "$kind" = graph ] && IFS=, read -r -a runs <<<"$impls"
+    [ "$kind" != cart ] && IFS=, read -r -a runs <<<"$impls"
     ok=1
     for run_impls in "${runs[@]}"; do
       run_csv=$step-${run_impls//,/+}.csv

@@ -11,8 +11,9 @@ namespace cartcoll::introspection {
 std::optional<LastRun> last_run(MPI_Comm comm) {
   const auto state = detail::find_state(comm);
   if (!state || !state->last_run) return std::nullopt;
-  return LastRun{std::string(state->last_run->algorithm.name()), state->last_run->messages,
-                 state->neighborhood.kind() == NeighborhoodKind::cartesian};
+  const detail::CommState::Run& run = *state->last_run;
+  return LastRun{std::string(run.algorithm.name()), run.messages, state->neighborhood.kind() == NeighborhoodKind::cartesian,
+                 std::string(detail::name_of(run.decided_by))};
 }
 
 std::size_t requests_in_flight() noexcept { return detail::ProgressEngine::instance().outstanding(); }

@@ -11,11 +11,14 @@
 namespace cartcoll::introspection {
 
 // The last collective a communicator with the library's state ran: the algorithm's name, this
-// process's messages, and whether its neighborhood is Cartesian. nullopt where it ran none.
+// process's messages, whether its neighborhood is Cartesian, and what decided the algorithm
+// (forced, contract, only-candidate, profile, trial, model: docs/transparent.md). nullopt where it
+// ran none.
 struct LastRun {
   std::string algorithm;
   int messages = 0;
   bool cartesian = false;
+  std::string decided_by;
 };
 std::optional<LastRun> last_run(MPI_Comm comm);
 

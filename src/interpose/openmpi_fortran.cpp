@@ -249,7 +249,7 @@ void ompix_neighbor_alltoallw_init_f(char* sendbuf, MPI_Fint* sendcounts, MPI_Ai
 }
 #endif
 
-// The constructors, so that detection and graph-combining's set-up run at creation (graph_calls.cpp).
+// The constructors, so that detection and the planners' set-ups run at creation (graph_calls.cpp).
 void ompi_dist_graph_create_adjacent_f(MPI_Fint* comm_old, MPI_Fint* indegree, MPI_Fint* sources,
                                        MPI_Fint* sourceweights, MPI_Fint* outdegree, MPI_Fint* destinations,
                                        MPI_Fint* destweights, MPI_Fint* info, Logical* reorder, MPI_Fint* comm_graph,

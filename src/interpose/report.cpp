@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -30,7 +31,7 @@ struct CommRecord {
   std::string neighborhood;
   int size = 0;
   int edges = 0;
-  std::map<std::pair<std::string, std::string>, Tally> runs;
+  std::map<std::tuple<std::string, std::string, std::string>, Tally> runs;  // function, algorithm, decided by
 };
 
 struct Report {
@@ -122,7 +123,7 @@ void count_call(const char* function, MPI_Comm comm, const MPI_Request* persiste
   try {
     const auto run = introspection::last_run(comm);
     if (!run) return;
-    Tally& tally = record_of(comm, *run).runs[{function, run->algorithm}];
+    Tally& tally = record_of(comm, *run).runs[{function, run->algorithm, run->decided_by}];
     tally.messages = run->messages;
     if (persistent != nullptr)
       report().persistent[*persistent] = &tally;
@@ -163,9 +164,10 @@ void print(const Report& all) {
     for (const auto& [key, tally] : comm->runs)
       std::fprintf(stderr,
                    "cartcoll: rank=%d comm=%d topology=%s size=%d neighborhood=%s function=%s algorithm=%s calls=%lld "
-                   "messages_before=%d messages_after=%d\n",
+                   "messages_before=%d messages_after=%d decided_by=%s\n",
                    rank, comm->number, comm->topology.c_str(), comm->size, comm->neighborhood.c_str(),
-                   key.first.c_str(), key.second.c_str(), tally.calls, comm->edges, tally.messages);
+                   std::get<0>(key).c_str(), std::get<1>(key).c_str(), tally.calls, comm->edges, tally.messages,
+                   std::get<2>(key).c_str());
   std::fflush(stderr);
 }
 

@@ -2,15 +2,19 @@
 #include "graphs.hpp"
 
 #include <algorithm>
+#include <array>
+#include <climits>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
 #include <numeric>
 #include <random>
 #include <sstream>
+#include <stdexcept>
 
 #include "cartcoll/topology.hpp"
 #include "cli.hpp"
+#include "seeded_draws.hpp"
 
 namespace cartcoll::graphs {
 
@@ -18,16 +22,6 @@ namespace {
 
 constexpr int max_processes = 1 << 20;
 constexpr long long max_edges = 1LL << 26;
-
-// A uniform double in [0, 1) from the generator's bits, the same with every standard library.
-double unit(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
-
-// A uniform integer in [0, n), the same with every standard library (rejection of the biased tail).
-std::uint64_t below(std::mt19937_64& rng, std::uint64_t n) {
-  const std::uint64_t limit = UINT64_MAX - UINT64_MAX % n;
-  for (;;)
-    if (const std::uint64_t x = rng(); x < limit) return x % n;
-}
 
 // `count` distinct values of `pool`, uniformly: the first `count` places of a partial Fisher-Yates.
 std::vector<int> sample(std::mt19937_64& rng, std::vector<int> pool, std::size_t count) {
@@ -130,6 +124,40 @@ EdgeList stencil_graph(int size, int dims, int radius, bool moore) {
   return graph;
 }
 
+namespace {
+
+// "min/mean/max" of `values` (not empty).
+std::string spread(const std::vector<long long>& values) {
+  const auto [least, most] = std::minmax_element(values.begin(), values.end());
+  const double mean = static_cast<double>(std::accumulate(values.begin(), values.end(), 0LL)) /
+                      static_cast<double>(values.size());
+  std::ostringstream out;
+  out.precision(1);
+  out << *least << "/" << std::fixed << mean << "/" << *most;
+  return out.str();
+}
+
+}  // namespace
+
+std::string summary(const EdgeList& graph) {
+  std::vector<long long> degrees(static_cast<std::size_t>(std::max(graph.size, 1)));
+  for (const auto& edge : graph.edges) ++degrees[static_cast<std::size_t>(edge.first)];
+  std::string line = std::to_string(graph.size) + " processes, " + std::to_string(graph.edges.size()) +
+                     " edges, out-degree min/mean/max " + spread(degrees);
+  if (!graph.counts.empty())
+    line += ", count an edge min/mean/max " + spread(std::vector<long long>(graph.counts.begin(), graph.counts.end()));
+  return line;
+}
+
+ProcessCounts counts_of(const EdgeList& graph, int rank) {
+  ProcessCounts counts;
+  for (std::size_t i = 0; i < graph.counts.size(); ++i) {
+    if (graph.edges[i].first == rank) counts.out.push_back(graph.counts[i]);
+    if (graph.edges[i].second == rank) counts.in.push_back(graph.counts[i]);
+  }
+  return counts;
+}
+
 std::optional<EdgeList> read_edge_file(const std::string& path, std::optional<int> size, std::string& error) {
   std::ifstream in(path);
   if (!in) {
@@ -160,10 +188,35 @@ std::optional<EdgeList> read_edge_file(const std::string& path, std::optional<in
   return graph;
 }
 
+namespace {
+
+// --mesh-partition P D N SEED, given its four words (nullopt where the command line ended).
+void parse_mesh_partition(std::span<const std::optional<std::string>, 4> words, EdgeList& out, std::string& error) {
+  std::array<int, 4> values{};
+  for (std::size_t k = 0; k < words.size(); ++k) values[k] = words[k] ? cli::parse_int(*words[k]).value_or(-1) : -1;
+  const auto [parts, dims, n, seed] = values;
+  const double cells = std::pow(static_cast<double>(n), dims);
+  if (parts < 1 || parts > max_processes || dims < 1 || dims > mesh_max_dims || n < 1 || seed < 0 || cells < parts ||
+      cells > INT_MAX) {
+    error = "--mesh-partition takes P D N SEED: 1 <= D <= " + std::to_string(mesh_max_dims) + ", P <= N^D < 2^31";
+    return;
+  }
+  try {
+    EdgeList graph = mesh_partition(parts, dims, n, static_cast<std::uint64_t>(seed));
+    if (static_cast<long long>(graph.edges.size()) > max_edges) error = "--mesh-partition gives more than 2^26 edges";
+    else out = std::move(graph);
+  } catch (const std::invalid_argument& e) {
+    error = std::string("--mesh-partition: ") + e.what();
+  }
+}
+
+}  // namespace
+
 bool parse_graph(std::span<const std::string> args, std::size_t& i, EdgeList& out, std::string& error) {
   const std::string& option = args[i];
   if (option != "--graph-file" && option != "--erdos-renyi" && option != "--random-degree" &&
-      option != "--overlap-graph" && option != "--moore-graph" && option != "--von-neumann-graph")
+      option != "--overlap-graph" && option != "--moore-graph" && option != "--von-neumann-graph" &&
+      option != "--mesh-partition")
     return false;
   auto next = [&]() -> std::optional<std::string> {
     if (i + 1 >= args.size()) return std::nullopt;
@@ -192,6 +245,11 @@ bool parse_graph(std::span<const std::string> args, std::size_t& i, EdgeList& ou
               std::to_string(overlap_group) + ", 0 <= OVERLAP <= 1, at most 2^26 edges";
     else
       out = overlap_graph(size, degree, overlap, static_cast<std::uint64_t>(seed));
+    return true;
+  }
+  if (option == "--mesh-partition") {
+    const std::array<std::optional<std::string>, 4> words = {first, second, third, next()};
+    parse_mesh_partition(words, out, error);
     return true;
   }
   if (option == "--moore-graph" || option == "--von-neumann-graph") {
@@ -236,7 +294,10 @@ const char* usage() {
          "  --overlap-graph P K OVERLAP SEED  K distinct out-neighbors each; each group of 8 consecutive\n"
          "                           processes shares round(OVERLAP x K) of them (drawn outside the group)\n"
          "  --moore-graph P D R      the Moore neighborhood (Chebyshev distance <= R) on a D-dimensional torus\n"
-         "  --von-neumann-graph P D R  the von Neumann one (Manhattan distance <= R), as plain graphs\n";
+         "  --von-neumann-graph P D R  the von Neumann one (Manhattan distance <= R), as plain graphs\n"
+         "  --mesh-partition P D N SEED  the halo graph of N^D cells cut into P parts by recursive coordinate\n"
+         "                           bisection, each cut moved by up to 10% of the part's extent: an edge\n"
+         "                           between parts sharing a face, an edge or a vertex, counted in shared cells\n";
 }
 
 }  // namespace cartcoll::graphs

@@ -74,6 +74,8 @@ inline std::vector<BadSetting> bad_settings() {
       {"CARTCOLL_PROFILE", run_file("negative", "1e-6 -1e-6 1e-9\n"), MPI_ERR_ARG, true},
       {"CARTCOLL_PROFILE", run_file("short", "1e-6 1e-6\n"), MPI_ERR_ARG, true},
       {"CARTCOLL_PROFILE", run_file("good", "1e-6 1e-6 1e-9\n"), MPI_ERR_ARG, false},
+      {"CARTCOLL_MACHINE_PROFILE", "sometimes", MPI_ERR_ARG, true, true},
+      {"CARTCOLL_MACHINE_PROFILE", "auto", MPI_ERR_ARG, false},  // where the others switched it off
   };
 }
 
@@ -86,6 +88,30 @@ inline void remove_files() {
     if (rank == 0) std::remove(path.c_str());
   }
 }
+
+// A variable set for one case and given back its value from before (the test environment's, where
+// it sets one: CARTCOLL_MACHINE_PROFILE=off) when the case ends.
+class SetFor {
+ public:
+  SetFor(const char* variable, const std::string& value, bool here) : variable_(variable), here_(here) {
+    if (const char* before = std::getenv(variable)) before_ = before;
+    if (here_) setenv(variable, value.c_str(), 1);
+  }
+  ~SetFor() {
+    if (!here_) return;
+    if (before_.empty())
+      unsetenv(variable_);
+    else
+      setenv(variable_, before_.c_str(), 1);
+  }
+  SetFor(const SetFor&) = delete;
+  SetFor& operator=(const SetFor&) = delete;
+
+ private:
+  const char* variable_;
+  bool here_;
+  std::string before_;
+};
 
 // Where a setting is bad on one process only, that process is the last.
 inline bool sets_it(bool everywhere, int rank, int size) { return everywhere || rank == size - 1; }
@@ -114,9 +140,11 @@ void for_each_case(bool every_case, bool everywhere_only, Attempt&& attempt) {
     for (const bool everywhere : {false, true}) {
       if (!tried(setting, everywhere, size, every_case) || (everywhere_only && !everywhere)) continue;
       SCOPED_TRACE(describe(setting, everywhere));
-      if (sets_it(everywhere, rank, size)) ASSERT_EQ(setenv(setting.variable, setting.value.c_str(), 1), 0);
-      const int code = attempt();
-      ASSERT_EQ(unsetenv(setting.variable), 0);
+      int code = MPI_SUCCESS;
+      {
+        const SetFor set(setting.variable, setting.value, sets_it(everywhere, rank, size));
+        code = attempt();
+      }
       support::expect_class_everywhere(code, setting.error_class);
     }
   remove_files();
@@ -144,7 +172,7 @@ inline void nonblocking_first_call(const std::function<int(MPI_Comm*)>& create, 
                               pairing);
   exchange.prepare(0);
   const bool bad_here = sets_it(everywhere, rank, size);
-  if (bad_here) ASSERT_EQ(setenv(setting.variable, setting.value.c_str(), 1), 0);
+  const SetFor set(setting.variable, setting.value, bad_here);
   MPI_Request request = MPI_REQUEST_NULL;
   EXPECT_EQ(exchange.call(support::Form::nonblocking, comm, &request, api), MPI_SUCCESS);
   EXPECT_NE(request, MPI_REQUEST_NULL);
@@ -164,7 +192,6 @@ inline void nonblocking_first_call(const std::function<int(MPI_Comm*)>& create, 
   EXPECT_EQ(exchange.call(follow_up, comm, &request, api), MPI_SUCCESS) << exchange.describe();
   if (follow_up == support::Form::nonblocking) EXPECT_EQ(api.wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
   EXPECT_EQ(exchange.mismatch(), "") << exchange.describe();
-  if (bad_here) ASSERT_EQ(unsetenv(setting.variable), 0);
   MPI_Comm_free(&comm);
 }
 

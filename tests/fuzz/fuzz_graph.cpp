@@ -114,7 +114,7 @@ std::vector<Schedule> plan_all(const GraphCase& c, const SetUps& setups, const P
 }
 
 // auto on a graph where a combining set-up ran, with blocks small enough to combine: a process
-// combines the sides it has blocks on (selection.cpp), the direct exchange (with the pattern's
+// combines the sides it has blocks on (per_call.cpp), the direct exchange (with the pattern's
 // phase budget) where it has neither.
 std::vector<Schedule> plan_auto(const GraphCase& c, const PlannerEntry& combining,
                                 const std::vector<CombiningPattern>& patterns) {

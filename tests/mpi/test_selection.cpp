@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <unistd.h>
 #include <string>
 #include <vector>
@@ -16,6 +18,7 @@
 #include "traffic_census.hpp"
 #include "cartcoll/cartcoll.hpp"
 #include "runtime/comm/neighborhood.hpp"
+#include "runtime/comm/state.hpp"
 
 using namespace support;
 
@@ -204,6 +207,82 @@ TEST(Selection, NodeCombiningIsACandidateOnlyWithSeveralNodesOfSeveralProcesses)
   EXPECT_TRUE(candidate(8));
   EXPECT_FALSE(candidate(16));  // one node of all 16
   EXPECT_FALSE(candidate(40));
+}
+
+// The algorithm a nonblocking alltoall of one int a block runs on `cart`, and what decided it; the
+// same on every process (a nonblocking call never measures: the model decides).
+std::pair<cartcoll::Algorithm, std::string> nonblocking_choice(const cartcoll::CartComm& cart) {
+  std::vector<int> send(26, cart.rank()), recv(26, -1);
+  cart.iexchange(cartcoll::layout::alltoall({26, 26}, send.data(), 1, MPI_INT, recv.data(), 1, MPI_INT)).wait();
+  const auto run = cartcoll::detail::find_state(cart.mpi())->last_run;
+  EXPECT_TRUE(run.has_value());
+  const auto sources = cart.sources();
+  for (std::size_t i = 0; i < 26; ++i) EXPECT_EQ(recv[i], sources[i]) << "block " << i;
+  return {run->algorithm, std::string(cartcoll::detail::name_of(run->decided_by))};
+}
+
+// The files rank 0 sees in `directory` (collective: their count is broadcast).
+std::vector<std::filesystem::path> files_in(const std::filesystem::path& directory) {
+  std::vector<std::filesystem::path> files;
+  if (world_rank() == 0 && std::filesystem::exists(directory))
+    for (const auto& entry : std::filesystem::directory_iterator(directory)) files.push_back(entry.path());
+  int count = static_cast<int>(files.size());
+  MPI_Bcast(&count, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  files.resize(static_cast<std::size_t>(count));
+  return files;
+}
+
+// CARTCOLL_MACHINE_PROFILE: switched off, `auto` decides a nonblocking call by the default model
+// (combining: 26 messages cost more than 6) and keeps nothing; on, the first communicator measures
+// the machine and keeps the profile in CARTCOLL_CACHE_DIR, and a later one reads it: rewritten there
+// to make bytes dear and messages free, the same call runs trivial (combining sends more bytes).
+TEST(Selection, TheMachineProfileIsKeptAndDecidesNonblockingCalls) {
+  if (world_size() < 2) GTEST_SKIP() << "one process has no machine profile";
+  long id = static_cast<long>(getpid());
+  MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD);
+  const std::filesystem::path cache = std::filesystem::temp_directory_path() / ("cartcoll-machine-" + std::to_string(id));
+  setenv("CARTCOLL_CACHE_DIR", cache.c_str(), 1);
+  {
+    const auto owned = moore_torus();
+    EXPECT_EQ(nonblocking_choice(owned.view()), std::make_pair(combining, std::string("model")));
+  }
+  EXPECT_TRUE(files_in(cache).empty()) << "switched off, nothing is kept";
+  setenv("CARTCOLL_MACHINE_PROFILE", "auto", 1);
+  {
+    const auto owned = moore_torus();
+    EXPECT_EQ(nonblocking_choice(owned.view()).second, "model");
+  }
+  const auto kept = files_in(cache);
+  ASSERT_EQ(kept.size(), 1u) << "one profile per machine and MPI";
+  if (world_rank() == 0) {
+    std::ofstream(kept.front()) << "0 0 1e-3\n";
+  }
+  MPI_Barrier(MPI_COMM_WORLD);
+  {
+    const auto owned = moore_torus();
+    EXPECT_EQ(nonblocking_choice(owned.view()), std::make_pair(trivial, std::string("model")))
+        << "the kept profile decides";
+  }
+  setenv("CARTCOLL_MACHINE_PROFILE", "off", 1);
+  unsetenv("CARTCOLL_CACHE_DIR");
+  MPI_Barrier(MPI_COMM_WORLD);
+  if (world_rank() == 0) std::filesystem::remove_all(cache);
+}
+
+// Where no file can be kept (a cache directory that cannot be made), the first set-up that wants the
+// machine profile measures it and the process keeps it: a later set-up sends no more messages than
+// one with the profile switched off.
+TEST(Selection, TheMachineProfileIsMeasuredOnceWhereNoFileCanBeKept) {
+  if (world_size() < 2) GTEST_SKIP() << "one process has no machine profile";
+  setenv("CARTCOLL_CACHE_DIR", "/proc/cartcoll-cannot-be-made", 1);
+  const long long without = messages_during([] { moore_torus(); });
+  setenv("CARTCOLL_MACHINE_PROFILE", "auto", 1);
+  const long long measuring = messages_during([] { moore_torus(); });
+  const long long kept = messages_during([] { moore_torus(); });
+  setenv("CARTCOLL_MACHINE_PROFILE", "off", 1);
+  unsetenv("CARTCOLL_CACHE_DIR");
+  EXPECT_GT(measuring, without) << "the first set-up measures";
+  EXPECT_EQ(kept, without) << "later ones take what the process kept";
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "graph_figures.hpp"
 #include "plan_figures.hpp"
 #include "util/cli.hpp"
+#include "util/graphs.hpp"
 
 namespace {
 constexpr const char* tool = "cartcoll-plan";
@@ -41,10 +42,14 @@ int main(int argc, char** argv) {
     if (request->graph) {
       const auto figures = plan_tool::compute_graph_figures(Graph::from_edges(request->graph->size, request->graph->edges),
                                                             {request->combining, request->verify, request->routing_dims, request->replay});
-      if (request->json)
+      if (request->json) {
         std::printf("%s\n", plan_tool::to_json(figures).c_str());
-      else
-        std::printf("%s\n%s", request->description.c_str(), plan_tool::to_table(figures).c_str());
+        return 0;
+      }
+      // The planners count blocks of one size; a graph with per-edge counts gets its spread on a line.
+      std::printf("%s\n", request->description.c_str());
+      if (!request->graph->counts.empty()) std::printf("%s\n", graphs::summary(*request->graph).c_str());
+      std::printf("%s", plan_tool::to_table(figures).c_str());
       return 0;
     }
     const Offsets offsets(request->d, request->flat);

@@ -22,7 +22,7 @@ struct ProcessFigures {
   std::vector<std::optional<Figures>> alltoall, allgather;
 };
 
-// A distributed set-up that planners plan from (PlannerEntry::needs_setup, needs_routing), run for
+// A distributed set-up that planners plan from (PlannerEntry::setup), run for
 // every process over the simulated transport.
 struct SetupFigures {
   CombiningParameters parameters;  // graph-combining's set-up

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "settings.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
+#include <span>
 #include <string>
 
 #include "runtime/exec/mpi_check.hpp"
@@ -143,16 +146,12 @@ std::optional<CostModel> profile_from_environment() {
   if (profile == nullptr || *profile == '\0') return std::nullopt;
   std::ifstream in(profile);
   if (!in) throw Error(Errc::arg, std::string("CARTCOLL_PROFILE: cannot read '") + profile + "'");
-  double values[3] = {0, 0, 0};
-  const bool numbers = static_cast<bool>(in >> values[0] >> values[1] >> values[2]);
-  in >> std::ws;
-  if (!numbers || !in.eof())
-    throw Error(Errc::arg, std::string("CARTCOLL_PROFILE: '") + profile + "' does not hold exactly three numbers");
-  for (double value : values)
-    if (!std::isfinite(value) || value < 0)
-      throw Error(Errc::arg, std::string("CARTCOLL_PROFILE: '") + profile + "' holds a negative or infinite cost");
-  return CostModel{values[0], values[1], values[2]};
+  std::string wrong;
+  const std::optional<CostModel> model = cost_model_in(in, &wrong);
+  if (!model) throw Error(Errc::arg, std::string("CARTCOLL_PROFILE: '") + profile + "' " + wrong);
+  return model;
 }
+
 
 // A digest of a text (for agree()); unset and empty alike.
 SizeDigest text_digest(const char* text) {
@@ -180,6 +179,23 @@ void read_environment_settings(Settings& settings, bool read_profile) {
   settings.stage_up_to = stage_up_to_from_environment();
   settings.verbose_auto = std::getenv("CARTCOLL_VERBOSE_AUTO") != nullptr;
   if (read_profile) settings.profile = profile_from_environment();
+  settings.machine_profile = machine_profile_from_environment();
+}
+
+std::optional<CostModel> cost_model_in(std::istream& in, std::string* wrong) {
+  double values[3] = {0, 0, 0};
+  const bool numbers = static_cast<bool>(in >> values[0] >> values[1] >> values[2]);
+  in >> std::ws;
+  if (!numbers || !in.eof()) {
+    if (wrong != nullptr) *wrong = "does not hold exactly three numbers";
+    return std::nullopt;
+  }
+  for (double value : values)
+    if (!std::isfinite(value) || value < 0) {
+      if (wrong != nullptr) *wrong = "holds a negative or infinite cost";
+      return std::nullopt;
+    }
+  return CostModel{values[0], values[1], values[2]};
 }
 
 void read_all_settings(Settings& settings, std::optional<int>& node_size, MPI_Info info, bool read_profile) {
@@ -192,24 +208,42 @@ void read_all_settings(Settings& settings, std::optional<int>& node_size, MPI_In
 
 std::vector<int> settings_to_match(const Settings& settings, std::optional<int> node_size) {
   const SizeDigest profile = text_digest(std::getenv("CARTCOLL_PROFILE"));
-  std::vector<int> values{settings.algorithm.id(), settings.max_tag, profile[0], profile[1], node_size.value_or(0),
-                          settings.uniform_blocks ? 1 : 0};
+  std::vector<int> values{settings.algorithm.id(),  settings.max_tag, profile[0], profile[1], node_size.value_or(0),
+                          settings.uniform_blocks ? 1 : 0, settings.machine_profile ? 1 : 0};
   for (const std::vector<int>& parameters : settings.setup_parameters)
     values.insert(values.end(), parameters.begin(), parameters.end());
   return values;
 }
 
+namespace {
+
+// A cost model in four doubles: whether there is one, then its figures.
+void put(std::span<double, 4> values, const std::optional<CostModel>& model) {
+  if (!model) return;
+  const std::array<double, 4> figures{1, model->latency, model->per_message, model->per_byte};
+  std::copy(figures.begin(), figures.end(), values.begin());
+}
+
+std::optional<CostModel> got(std::span<const double, 4> values) {
+  if (values[0] == 0) return std::nullopt;
+  return CostModel{values[1], values[2], values[3]};
+}
+
+}  // namespace
+
 void share_profile(MPI_Comm comm, Settings& settings) {
-  double values[4] = {0, 0, 0, 0};
-  if (settings.profile) {
-    values[0] = 1;
-    values[1] = settings.profile->latency;
-    values[2] = settings.profile->per_message;
-    values[3] = settings.profile->per_byte;
+  int processes = 0, rank = 0;
+  check(MPI_Comm_size(comm, &processes), "MPI_Comm_size");
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  std::array<double, 8> values{};  // rank 0's profile, then its machine profile where wanted
+  if (rank == 0) {
+    put(std::span(values).first<4>(), settings.profile);
+    if (wants_machine_profile(settings, processes)) put(std::span(values).last<4>(), cached_machine_profile());
   }
   broadcast(comm, values, 0);
-  settings.profile.reset();
-  if (values[0] != 0) settings.profile = CostModel{values[1], values[2], values[3]};
+  settings.profile = got(std::span(values).first<4>());
+  settings.machine = got(std::span(values).last<4>());
+  if (wants_machine_profile(settings, processes) && !settings.machine) settings.machine = measure_machine_profile(comm);
 }
 
 Settings agreed_settings(MPI_Comm comm, MPI_Info info, std::optional<int>& node_size) {

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <istream>
 #include <limits>
 #include <optional>
 #include <string>
@@ -26,6 +27,8 @@ std::size_t default_stage_up_to() noexcept;
 struct Settings {
   Algorithm algorithm = Algorithm::automatic();  // agreed by all processes at creation
   std::optional<CostModel> profile;             // CARTCOLL_PROFILE: choose by this model, never measure
+  bool machine_profile = true;                  // CARTCOLL_MACHINE_PROFILE: auto (true) or off; agreed
+  std::optional<CostModel> machine;             // the machine profile, where wanted (policy.hpp)
   bool verbose_auto = false;                    // CARTCOLL_VERBOSE_AUTO
   int max_tag = std::numeric_limits<int>::max();  // CARTCOLL_MAX_TAG (agreed), else MPI_TAG_UB
   // CARTCOLL_ASSERT_UNIFORM_BLOCKS, else the info key cartcoll_assert_uniform_blocks ("true" or
@@ -70,8 +73,12 @@ void read_all_settings(Settings& settings, std::optional<int>& node_size, MPI_In
 // The integers every process must hold alike, for agree(): the algorithm, the tag range,
 // CARTCOLL_PROFILE's text (a digest), the set-up parameters, the assertion, the node size.
 std::vector<int> settings_to_match(const Settings& settings, std::optional<int> node_size);
-// After the agreement, collectively over `comm`: every process gets rank 0's profile.
+// After the agreement, collectively over `comm`: every process gets rank 0's profile and, where the
+// policy wants it, the machine profile (rank 0's file, else measured now: policy.hpp).
 void share_profile(MPI_Comm comm, Settings& settings);
+// Three finite non-negative numbers and nothing else (latency, per message, per byte: the format of
+// cartcoll-calibrate); else nullopt, with what is wrong in `wrong` if given.
+std::optional<CostModel> cost_model_in(std::istream& in, std::string* wrong);
 
 // The settings of a communicator MPI made, at the call that sets it up (collective over `comm`):
 // every process parses its own (read_all_settings, rank 0 reading the profile) and one agreement

@@ -9,6 +9,18 @@
 
 namespace cartcoll::detail {
 
+std::string_view name_of(DecidedBy decided_by) noexcept {
+  switch (decided_by) {
+    case DecidedBy::forced: return "forced";
+    case DecidedBy::contract: return "contract";
+    case DecidedBy::only_candidate: return "only-candidate";
+    case DecidedBy::profile: return "profile";
+    case DecidedBy::trial: return "trial";
+    case DecidedBy::model: return "model";
+  }
+  return "unknown";
+}
+
 CommState::CommState(Neighborhood neighborhood_, Weights weights_, int rank_, Origin origin_, Settings settings_,
                      std::shared_ptr<LibraryComm> library)
     : neighborhood(std::move(neighborhood_)),

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -26,20 +27,29 @@ namespace cartcoll::detail {
 enum class CallKind { once, persistent };
 
 // What `auto` has learned on this communicator. Every entry is made at a collective point from
-// values all processes share (see selection.hpp), so it is the same on every process.
+// values all processes share (see policy.hpp), so it is the same on every process.
 struct AutoChoices {
   std::optional<CostModel> calibrated;  // for calls that may not or cannot measure
   std::map<std::tuple<Collective, int, CallKind>, Algorithm> measured;  // by family, size class, kind
-  // On a graph where graph-combining's set-up ran: the largest block it carries (-1: none), by
-  // family and kind, measured at the first call that may communicate.
+  // On a graph where a set-up ran under `auto`: the largest block the verdict's planner forwards
+  // (-1: none), by family and kind, measured at the first call that may communicate.
   std::map<std::pair<Collective, CallKind>, long long> combine_up_to;
 };
 
-// What a call runs: a registered algorithm and, for a planner that plans from graph-combining's
-// pattern, the sides of it this process runs (`auto` may leave one out; docs/graph-combining.md).
+// What decided a call's algorithm (CARTCOLL_REPORT's decided_by): the user's request; MPI's contract,
+// under which a forwarding planner could meet blocks sized differently (the direct exchange); the one
+// candidate there is; the model of CARTCOLL_PROFILE; a measurement (a trial, now or earlier, of this
+// size class, or of a graph's forwarding limit); the cost model (the default, or one calibrated here;
+// on a graph, the limit agreed at creation).
+enum class DecidedBy : std::uint8_t { forced, contract, only_candidate, profile, trial, model };
+std::string_view name_of(DecidedBy decided_by) noexcept;
+
+// What a call runs: a registered algorithm and, for a planner whose set-up has restricted results,
+// the sides of its exchange this process forwards (`auto` may leave one out; docs/graph-combining.md).
 struct Choice {
   Algorithm algorithm;
   CombinedSides sides = {};
+  DecidedBy decided_by = DecidedBy::forced;
 };
 
 // What a call's layout is checked against before anything is sent:
@@ -99,6 +109,7 @@ class CommState {
   struct Run {
     Algorithm algorithm = Algorithm::automatic();
     int messages = 0;
+    DecidedBy decided_by = DecidedBy::forced;
   };
   std::optional<Run> last_run;
 

@@ -124,17 +124,15 @@ void check_layout(const CommState& state, const Layout& layout, Contract contrac
 
 Algorithm choose(CommState& state, const Layout& layout, Contract contract) {
   check_layout(state, layout, contract);
-  return per_call(state, requested_for_call(state, layout, contract, state.settings.algorithm), layout,
-                           CallKind::once, blocking_point(contract))
+  return per_call(state, state.settings.algorithm, layout, contract, CallKind::once, blocking_point(contract))
       .algorithm;
 }
 
 void exchange(CommState& state, const Layout& layout, Contract contract) {
   check_layout(state, layout, contract);
-  const Choice choice = per_call(state, requested_for_call(state, layout, contract, state.settings.algorithm),
-                                          layout, CallKind::once, blocking_point(contract));
+  const Choice choice = per_call(state, state.settings.algorithm, layout, contract, CallKind::once, blocking_point(contract));
   const auto schedule = state.schedule(layout.collective, choice);
-  state.last_run = CommState::Run{choice.algorithm, schedule->messages()};
+  state.last_run = CommState::Run{choice.algorithm, schedule->messages(), choice.decided_by};
   run_blocking(state, blocking_execution(state, *schedule, layout));
 }
 
@@ -178,11 +176,9 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
                   const Error* reported_at_completion) {
   EphemeralTag tag(state->tags());
   check_layout(*state, layout, contract);
-  const Choice choice = per_call(
-      *state, requested_for_call(*state, layout, contract, state->settings.algorithm), layout, CallKind::once,
-      ChoicePoint::local);
+  const Choice choice = per_call(*state, state->settings.algorithm, layout, contract, CallKind::once, ChoicePoint::local);
   const auto schedule = state->schedule(layout.collective, choice);
-  state->last_run = CommState::Run{choice.algorithm, schedule->messages()};
+  state->last_run = CommState::Run{choice.algorithm, schedule->messages(), choice.decided_by};
   auto operation = std::make_unique<ScheduledOperation>(state, user_comm, *schedule, layout, tag.get(), false,
                                                         state->reuse(false));
   tag.hand_over();
@@ -195,12 +191,12 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
                       const std::function<Layout()>& make_layout, const RequestOptions& options, Contract contract) {
   std::optional<Layout> layout;
   std::optional<Error> local_error;
-  Algorithm algorithm = state->settings.algorithm;
+  Algorithm requested = state->settings.algorithm, algorithm = requested;
   try {
-    algorithm = effective_algorithm(options.info, options.algorithm.value_or(state->settings.algorithm));
+    requested = effective_algorithm(options.info, options.algorithm.value_or(state->settings.algorithm));
     layout = make_layout();
     check_layout(*state, *layout, contract);
-    algorithm = requested_for_call(*state, *layout, contract, algorithm);
+    algorithm = requested_for_call(*state, *layout, contract, requested);
   } catch (const Error& error) {
     local_error = error;
   }
@@ -208,9 +204,9 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
   const SizeDigest sizes = compare_sizes ? block_size_digest(*layout) : SizeDigest{};
   const int tag = agree_on_init(*state, local_error, algorithm, sizes);
   try {
-    const Choice choice = per_call(*state, algorithm, *layout, CallKind::persistent, ChoicePoint::collective);
+    const Choice choice = per_call(*state, requested, *layout, contract, CallKind::persistent, ChoicePoint::collective);
     const auto schedule = state->schedule(layout->collective, choice);
-    state->last_run = CommState::Run{choice.algorithm, schedule->messages()};
+    state->last_run = CommState::Run{choice.algorithm, schedule->messages(), choice.decided_by};
     return RequestAccess::make(std::make_unique<ScheduledOperation>(state, user_comm, *schedule, *layout, tag, true,
                                                            state->persistent_reuse()));
   } catch (...) {
@@ -246,14 +242,14 @@ Request init_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_c
                         std::span<const Error> mismatches, MPI_Info info) {
   std::optional<GraphCall> call;
   std::optional<Error> local_error;
-  Algorithm algorithm = state->settings.algorithm;
+  Algorithm requested = state->settings.algorithm, algorithm = requested;
   try {
-    algorithm = effective_algorithm(info, algorithm);
+    requested = algorithm = effective_algorithm(info, requested);
     call = make();
     if (call->must_match.size() != mismatches.size()) throw Error(Errc::intern, "one mismatch error per value to agree on");
     if (!call->schedule) {
       check_layout(*state, call->layout, Contract::mpi);
-      algorithm = requested_for_call(*state, call->layout, Contract::mpi, algorithm);
+      algorithm = requested_for_call(*state, call->layout, Contract::mpi, requested);
     }
   } catch (const Error& error) {
     local_error = error;
@@ -269,7 +265,7 @@ Request init_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_c
   try {
     if (!call->schedule) {
       const Choice choice =
-          per_call(*state, algorithm, call->layout, CallKind::persistent, ChoicePoint::collective);
+          per_call(*state, requested, call->layout, Contract::mpi, CallKind::persistent, ChoicePoint::collective);
       call->schedule = *state->schedule(call->layout.collective, choice);
     }
     return RequestAccess::make(std::make_unique<ScheduledOperation>(state, user_comm, *call->schedule, call->layout, tag, true,

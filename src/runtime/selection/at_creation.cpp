@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
+// `auto` and forced planners at a graph's creation (policy.hpp): the set-ups the planners need, run
+// in lockstep over MPI, and under `auto` the candidate the cost model prefers, agreed.
 #include "policy.hpp"
 
 #include <algorithm>
@@ -183,7 +185,7 @@ void decide_automatically(MPI_Comm graph, int rank, GraphNeighborhood& neighbors
     phases = std::max(phases, runs[c].run->most_phases);
   }
   agree_on_maxima(graph, loads, phases);
-  const CostModel model = settings.profile.value_or(CostModel{});
+  const CostModel model = settings.profile.value_or(settings.machine.value_or(CostModel{}));
   std::vector<double> predicted;
   for (std::size_t c = 0; c < runs.size(); ++c) predicted.push_back(seconds_with_the_better_of(loads[0], loads[c + 1], model));
   std::size_t best = 0;  // a later candidate must be faster by more than rounding

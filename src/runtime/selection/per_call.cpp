@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
+// `auto` per call (policy.hpp): the measured size class, a trial, or the cost model; on a graph, the
+// forwarding limit; and the calibration of the cost model.
 #include "policy.hpp"
 
 #include <algorithm>
@@ -88,6 +90,12 @@ Algorithm cheapest_by_model(CommState& state, const CostModel& model, const Layo
       model, block_bytes(layout.send), block_bytes(layout.recv));
 }
 
+// The model `auto` decides by where it does not measure: one calibrated on this communicator, else the
+// machine profile, else the default.
+CostModel model_of(const CommState& state) {
+  return state.auto_choices.calibrated.value_or(state.settings.machine.value_or(CostModel{}));
+}
+
 // Half an octave of the bytes a process receives per call: fine enough that the crossover between
 // algorithms is found to within about 40 %, coarse enough that a sweep of sizes measures rarely.
 int size_class(long long received) {
@@ -112,42 +120,46 @@ Choice graph_choice(CommState& state, const ForwardingVerdict& verdict, const La
     known = measured.emplace(key, combining_limit_by_trial(state, verdict, layout.collective, kind)).first;
   const long long limit =
       known != measured.end() ? known->second : verdict.up_to[layout.collective == Collective::alltoall ? 0 : 1];
+  const DecidedBy decided_by = known != measured.end() ? DecidedBy::trial : DecidedBy::model;
   auto fits = [limit](std::span<const BlockSpec> blocks) { return !blocks.empty() && bytes_of(blocks.front()) <= limit; };
   if (verdict.forwarding.planner().setup->restricted == nullptr) {  // all or none: by the one asserted size
-    if (fits(layout.send) || (layout.send.empty() && fits(layout.recv))) return {verdict.forwarding};
-    return {verdict.direct};
+    if (fits(layout.send) || (layout.send.empty() && fits(layout.recv))) return {verdict.forwarding, {}, decided_by};
+    return {verdict.direct, {}, decided_by};
   }
   const CombinedSides sides{fits(layout.send), fits(layout.recv)};
-  if (!sides.sends && !sides.receives) return {verdict.direct};
-  return {verdict.forwarding, sides};
+  if (!sides.sends && !sides.receives) return {verdict.direct, {}, decided_by};
+  return {verdict.forwarding, sides, decided_by};
 }
 
 }  // namespace
 
-Choice per_call(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
-                         ChoicePoint point) {
+Choice per_call(CommState& state, Algorithm requested, const Layout& layout, Contract contract, CallKind kind,
+                ChoicePoint point) {
   const bool may_communicate = point != ChoicePoint::local;
-  if (!requested.is_automatic()) return {requested};
+  if (const Algorithm allowed = requested_for_call(state, layout, contract, requested); !allowed.is_automatic())
+    return {allowed, {}, allowed == requested ? DecidedBy::forced : DecidedBy::contract};
   if (const GraphNeighborhood* graph = state.neighborhood.graph(); graph != nullptr && graph->auto_verdict)
     return graph_choice(state, *graph->auto_verdict, layout, kind, may_communicate);
   const auto candidates = state.neighborhood.auto_candidates(layout.collective);
-  if (candidates.size() == 1) return {candidates.front()};  // nothing to choose, nothing to agree on
-  if (state.settings.profile) return {cheapest_by_model(state, *state.settings.profile, layout)};
+  if (candidates.size() == 1) return {candidates.front(), {}, DecidedBy::only_candidate};  // nothing to agree on
+  if (state.settings.profile) return {cheapest_by_model(state, *state.settings.profile, layout), {}, DecidedBy::profile};
   AutoChoices& choices = state.auto_choices;
   const std::tuple key{layout.collective, size_class(bytes_of(layout.recv)), kind};
-  if (const auto known = choices.measured.find(key); known != choices.measured.end()) return {known->second};
+  if (const auto known = choices.measured.find(key); known != choices.measured.end())
+    return {known->second, {}, DecidedBy::trial};
   if (may_communicate) {
     if (point == ChoicePoint::collective_comparing_sizes)
       agree(state.library()->ready(), std::nullopt, block_size_digest(layout),
             Error(Errc::count, "processes passed different block sizes"));
     if (const auto fastest = fastest_by_trial(
-            state, layout, kind, modelled_seconds(state, choices.calibrated.value_or(CostModel{}), layout))) {
+            state, layout, kind, modelled_seconds(state, model_of(state), layout))) {
       choices.measured.emplace(key, *fastest);
-      return {*fastest};
+      return {*fastest, {}, DecidedBy::trial};
     }
-    if (!choices.calibrated) choices.calibrated = calibrate(state.library()->ready(), state.tags());
+    if (!choices.calibrated && !state.settings.machine)
+      choices.calibrated = calibrate(state.library()->ready(), state.tags());
   }
-  return {cheapest_by_model(state, choices.calibrated.value_or(CostModel{}), layout)};
+  return {cheapest_by_model(state, model_of(state), layout), {}, DecidedBy::model};
 }
 
 }  // namespace cartcoll::detail

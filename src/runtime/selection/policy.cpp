@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// Which algorithm the user asked for, and the direct exchange: the policy's own names for planners.
+// What the user asked for and what a request or a call allows (policy.hpp); the direct exchange, the
+// one planner the policy names.
 #include <cstdlib>
 #include <string>
 
@@ -76,6 +77,10 @@ Algorithm requested_for_call(const CommState& state, const Layout& layout, Contr
                                 (!layout.one_block_size || classes_may_differ);
   if (sizes_may_differ) return direct_exchange();
   return requested;
+}
+
+bool wants_machine_profile(const Settings& settings, int processes) {
+  return settings.algorithm.is_automatic() && !settings.profile && settings.machine_profile && processes > 1;
 }
 
 Algorithm direct_exchange() {

@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// `auto` as one policy, and the one place that reads which algorithm the user asked for and names a
-// planner: the rest of the runtime asks it.
+// `auto` as one policy: the one place that reads which algorithm the user asked for, decides among
+// the registered planners and names one; the rest of the runtime asks it. One pipeline for both kinds
+// of neighborhood — candidates, their figures, the cost model, a trial where a call may measure, and
+// a decision every process holds alike (Choice, with what decided it; on a graph, ForwardingVerdict).
 //
 // At creation (at_creation.cpp), on a distributed graph: the set-ups of the planners that have one
 // (PlannerEntry::setup) run, forced or as `auto`'s candidates, and under `auto` the cost model picks
-// the candidate and agrees, for each collective, the largest block it forwards (ForwardingVerdict).
+// the candidate and agrees, for each collective, the largest block it forwards.
 //
 // Per call (per_call.cpp), `auto` is resolved from values that are the same on every process (the
 // bytes of the call's blocks, equal everywhere by the Cartesian contract; what earlier collective
@@ -13,12 +15,12 @@
 // - a size class already measured on this communicator (for this collective and call kind) is reused;
 // - else a call that may communicate (blocking calls, *_init) measures the candidates on scratch
 //   buffers (trial.hpp) and keeps the winner for the class, or, where the scratch buffers would be too
-//   large, calibrates the cost model once and asks it;
+//   large, asks the cost model (calibrating it on the communicator if there is no machine profile);
 // - else (a nonblocking call, which never communicates before it returns) the cost model decides:
-//   the calibrated one if an earlier call calibrated, else the default model.
+//   one calibrated here, else the machine profile, else the default model.
 // On a graph where a set-up ran, a limit on the block size takes the place of the size class
-// (graph_choice in per_call.cpp).
-// With CARTCOLL_PROFILE set at creation, the profile's model decides and nothing is measured.
+// (graph_choice in per_call.cpp). With CARTCOLL_PROFILE set at creation, the profile's model decides
+// and nothing is measured.
 #include <mpi.h>
 
 #include <cstdint>
@@ -33,23 +35,14 @@
 
 namespace cartcoll::detail {
 
+// --- What the user asked for (policy.cpp) ---
+
 // The algorithm CARTCOLL_ALGORITHM names, if set (Error(Errc::info_value) for an unknown name).
 std::optional<Algorithm> algorithm_from_environment();
 // The algorithm the cartcoll_algorithm info key names, if set.
 std::optional<Algorithm> algorithm_from_info(MPI_Info info);
 // CARTCOLL_ALGORITHM, else the info key, else `fallback`.
 Algorithm effective_algorithm(MPI_Info info, Algorithm fallback);
-
-// The direct exchange: one message per edge, what a call runs where nothing may forward.
-Algorithm direct_exchange();
-
-// What a call under `contract` may run of `requested`: the direct exchange where processes may size
-// the blocks a forwarding planner would pass on differently (policy.cpp), else `requested`.
-Algorithm requested_for_call(const CommState& state, const Layout& layout, Contract contract, Algorithm requested);
-
-// The registered planners `auto` chooses among per call for `collective` on `neighborhood`: those
-// that serve its kind, less those that need nodes unless there are several of several processes.
-std::vector<Algorithm> candidates_for_auto(Collective collective, const Neighborhood& neighborhood);
 
 // What a request allows where a communicator is made:
 // whether it may run a planner that needs nodes (`auto`, or such a planner forced): then the nodes are found;
@@ -61,15 +54,17 @@ bool may_run_on(Algorithm requested, NeighborhoodKind kind);
 // Error(Errc::info_value) where `requested` forces a planner that needs uniform blocks that are not asserted.
 void check_uniform_blocks(Algorithm requested, bool asserted);
 
+// --- At creation (at_creation.cpp) ---
+
 // What a distributed-graph communicator just made runs on (at CC_Dist_graph_create(_adjacent), and
 // through libcartcoll_mpi at MPI_Dist_graph_create(_adjacent)): the Cartesian neighborhood detection
 // finds (cartesian_detection.hpp), else the graph with the set-ups the agreed algorithm needs or
 // `auto` may gain from, and `auto`'s agreed verdict. Collective over `graph`, made from `parent`
 // (this process is `rank` in `graph`, with `neighbors`); `settings` must be equal on every process.
-// docs/algorithms.md.
 Neighborhood at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighborhood neighbors,
-                                      const Settings& settings);
+                         const Settings& settings);
 
+// --- Per call (per_call.cpp, policy.cpp) ---
 
 // What a call may do to choose: nothing but local work (a nonblocking call); communicate, at a
 // collective point whose block sizes are already compared (init) or free to differ (MPI's
@@ -79,11 +74,41 @@ Neighborhood at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighbo
 // one allreduce makes them Errc::count everywhere).
 enum class ChoicePoint : std::uint8_t { local, collective, collective_comparing_sizes };
 
-Choice per_call(CommState& state, Algorithm requested, const Layout& layout, CallKind kind,
-                         ChoicePoint point);
+// `requested` (the communicator's algorithm, or a request's own) as a call under `contract` may run
+// it (requested_for_call), else `auto` resolved as above; with what decided.
+Choice per_call(CommState& state, Algorithm requested, const Layout& layout, Contract contract, CallKind kind,
+                ChoicePoint point);
+
+// What a call under `contract` may run of `requested`: the direct exchange where processes may size
+// the blocks a forwarding planner would pass on differently, else `requested`.
+Algorithm requested_for_call(const CommState& state, const Layout& layout, Contract contract, Algorithm requested);
+
+// The registered planners `auto` chooses among per call for `collective` on `neighborhood`: those
+// that serve its kind, less those that need nodes unless there are several of several processes.
+std::vector<Algorithm> candidates_for_auto(Collective collective, const Neighborhood& neighborhood);
+
+// The direct exchange: one message per edge, what a call runs where nothing may forward.
+Algorithm direct_exchange();
+
+// --- The cost models (per_call.cpp, machine_profile.cpp) ---
 
 // A short collective measurement of latency, per-message overhead and per-byte time on comm,
 // identical on every process (the maximum over processes).
 CostModel calibrate(MPI_Comm comm, TagSpace& tags);
+
+// The machine profile (CARTCOLL_MACHINE_PROFILE, docs/configuration.md, rule 75): this machine's
+// cost model under this MPI, measured once (calibrate) on the first communicator of several
+// processes that wants it, and kept in the cache directory (CARTCOLL_CACHE_DIR, else
+// $XDG_CACHE_HOME/cartcoll, else ~/.cache/cartcoll), one file per host and MPI library. Wanted where
+// the algorithm is `auto`, no CARTCOLL_PROFILE is set, the machine profile is not switched off and
+// the communicator has several processes (all agreed values).
+bool wants_machine_profile(const Settings& settings, int processes);
+// CARTCOLL_MACHINE_PROFILE: unset, empty or "auto": true; "off": false; else Error(Errc::arg).
+bool machine_profile_from_environment();
+// Rank 0's reading of the file (else what this process last read or measured), this process only;
+// nullopt where there is neither.
+std::optional<CostModel> cached_machine_profile();
+// Collective over `comm`: calibrates, and rank 0 keeps the result in the file.
+CostModel measure_machine_profile(MPI_Comm comm);
 
 }  // namespace cartcoll::detail

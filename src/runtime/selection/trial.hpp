@@ -23,7 +23,7 @@ namespace cartcoll::detail {
 std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout, CallKind kind,
                                           std::vector<double> modelled);
 
-// Collective over the state's library communicator, on a graph where graph-combining's set-up ran:
+// Collective over the state's library communicator, on a graph where a set-up ran under `auto`:
 // the largest block (bytes) up to which verdict.forwarding is measured faster than verdict.direct in
 // a regular `collective` that every process runs with blocks of one size, -1 where it is not even
 // at the smallest. Sizes go up by factors of 8 until combining loses (its cost grows faster with

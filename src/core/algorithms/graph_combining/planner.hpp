@@ -6,8 +6,8 @@
 
 namespace cartcoll::detail {
 
-// Mirsadeghi et al.'s (Exploiting Common Neighborhoods) schedule from view.pattern (the direct
-// exchange where no set-up ran).
+// Mirsadeghi et al.'s (Exploiting Common Neighborhoods) schedule from the CombiningPattern in
+// GraphView::setup (the direct exchange where there is none).
 Schedule plan_graph_combining(const GraphView& view, Collective collective);
 
 }  // namespace cartcoll::detail
