@@ -57,9 +57,11 @@ inline Layout alltoallw_layout(Degrees n, const void* sendbuf, const int sendcou
                            array(rdispls, n.sources), array(recvtypes, n.sources));
 }
 
-// The v and w calls' prints (ArgumentPrint): every argument a layout builder above reads.
+// The v and w calls' prints (ArgumentPrint): every argument a layout builder above reads. Inlined
+// into each call that takes them (a blocking and a nonblocking one each): a repeated call's own
+// work is mostly its print (tests/perf).
 template <typename Displacement>
-ArgumentPrint allgatherv_print(Degrees n, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+[[gnu::always_inline]] inline ArgumentPrint allgatherv_print(Degrees n, const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                                const int recvcounts[], const Displacement displs[], MPI_Datatype recvtype) {
   ArgumentPrint print(ArgumentPrint::Form::allgatherv);
   print.add(sendbuf).add(sendcount).add(sendtype).add(recvbuf).add(recvtype);
@@ -67,7 +69,7 @@ ArgumentPrint allgatherv_print(Degrees n, const void* sendbuf, int sendcount, MP
   return print;
 }
 
-inline ArgumentPrint allgatherw_print(Degrees n, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
+[[gnu::always_inline]] inline ArgumentPrint allgatherw_print(Degrees n, const void* sendbuf, int sendcount, MPI_Datatype sendtype,
                                       void* recvbuf, const int recvcounts[], const MPI_Aint displs[],
                                       const MPI_Datatype recvtypes[]) {
   ArgumentPrint print(ArgumentPrint::Form::allgatherw);
@@ -77,7 +79,7 @@ inline ArgumentPrint allgatherw_print(Degrees n, const void* sendbuf, int sendco
 }
 
 template <typename Displacement>
-ArgumentPrint alltoallv_print(Degrees n, const void* sendbuf, const int sendcounts[], const Displacement sdispls[],
+[[gnu::always_inline]] inline ArgumentPrint alltoallv_print(Degrees n, const void* sendbuf, const int sendcounts[], const Displacement sdispls[],
                               MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                               const Displacement rdispls[], MPI_Datatype recvtype) {
   ArgumentPrint print(ArgumentPrint::Form::alltoallv);
@@ -87,7 +89,7 @@ ArgumentPrint alltoallv_print(Degrees n, const void* sendbuf, const int sendcoun
   return print;
 }
 
-inline ArgumentPrint alltoallw_print(Degrees n, const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+[[gnu::always_inline]] inline ArgumentPrint alltoallw_print(Degrees n, const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                                      const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
                                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[]) {
   ArgumentPrint print(ArgumentPrint::Form::alltoallw);
