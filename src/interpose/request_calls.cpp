@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: BSD-3-Clause
 // libcartcoll_mpi: MPI's request functions, so that the library's requests (generalized requests
-// that only the library can advance and complete: capi/request_table.hpp) behave as MPI
+// that only the library can advance and complete: src/api/c/request_table.hpp) behave as MPI
 // requests, mixed with ordinary ones in one array. A call whose requests are all ordinary goes
 // straight to PMPI_* while no operation of the library is in flight; otherwise to the library's CC_
 // function of the same signature, which advances the library's operations while it waits.
