@@ -147,6 +147,12 @@ void truncated_receive(MPI_Comm comm, Completer how, bool with_statuses, bool wi
   if (with_operation) EXPECT_EQ(exchange.mismatch(), "") << what;
 }
 
+void truncated_receive_every_way(MPI_Comm comm, const Api& api) {
+  for (const Completer how : all_completers)
+    for (const bool with_statuses : {true, false})
+      for (const bool with_operation : {true, false}) truncated_receive(comm, how, with_statuses, with_operation, api);
+}
+
 void truncated_receive_status(MPI_Comm comm, const Api& api) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   const TestTypes types;

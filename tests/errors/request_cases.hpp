@@ -29,6 +29,9 @@ const char* name(Completer how);
 void truncated_receive(MPI_Comm comm, Completer how, bool with_statuses, bool with_operation,
                        const support::Api& api);
 
+// truncated_receive by every completer, with statuses and without, beside an operation and alone.
+void truncated_receive_every_way(MPI_Comm comm, const support::Api& api);
+
 // The same receive, seen by api.request_get_status until it has completed: the same class as
 // MPI's own MPI_Request_get_status gives for it, while an operation of the library is in flight.
 void truncated_receive_status(MPI_Comm comm, const support::Api& api);
