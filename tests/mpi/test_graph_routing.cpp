@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: BSD-3-Clause
-// graph-routing over MPI (docs/graph-routing.md): with the assertion cartcoll_assert_uniform_blocks
-// the routing set-up runs at CC_Dist_graph_create_adjacent, over the MPI transport; all five
-// operations in three forms on random graphs with repeated edges, self edges and isolated processes,
-// against the graph reference model; the busiest process's messages, counted by the PMPI census,
-// bounded by the grid; `auto` routes where the model prefers it; without the assertion, or with a
-// bad value, an info-value error everywhere.
+// graph-routing over MPI (docs/graph-routing.md): the routing set-up runs at
+// CC_Dist_graph_create_adjacent, over the MPI transport; all five operations in three forms on
+// random graphs with repeated edges, self edges and isolated processes, against the graph reference
+// model, with the assertion cartcoll_assert_uniform_blocks (blocks of one size) and without it
+// (every edge sized apart, the sizes travelling with the blocks); the busiest process's messages,
+// counted by the PMPI census, bounded by the grid; `auto` routes where the model prefers it (with
+// the assertion only); a bad value is an info-value error everywhere.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -167,10 +168,32 @@ TEST(GraphRouting, AutoRoutesWhereTheModelPrefersIt) {
   expect_no_leaks();
 }
 
-TEST(GraphRouting, WithoutTheAssertionOrWithBadValuesFailsEverywhere) {
+// Without the assertion every edge may be sized apart, zeros included: the blocks' sizes travel
+// with them through the grid (rule 72), every operation and form exact, and alltoallv on the
+// complete graph still sends the grid's messages.
+TEST(GraphRouting, WithoutTheAssertionSizesTravelWithTheBlocks) {
+  const Watchdog watchdog("graph-routing without the assertion", deadline);
+  for (unsigned seed = 1; seed <= 2; ++seed) {
+    const RoutingInfo info(std::to_string(seed + 1), "graph-routing", "false");
+    const Graph graph = seed == 2 ? dense_graph(seed) : shared_graph(seed, world_size() + 2);
+    MPI_Comm comm = create_adjacent(graph, info.get());
+    ASSERT_NE(comm, MPI_COMM_NULL);
+    every_operation_and_form(comm, seed, Sizes::per_edge);
+    MPI_Comm_free(&comm);
+  }
+  const Graph graph = complete_graph(world_size());
+  const RoutingInfo info("2", "graph-routing", "false");
+  MPI_Comm comm = create_adjacent(graph, info.get());
+  const Sent sent = sent_by_processes([&] { checked_messages(comm, graph, Op::alltoallv, 3, Sizes::per_edge); });
+  EXPECT_LE(sent.most, grid_bound(world_size(), 2));
+  MPI_Comm_free(&comm);
+  expect_no_leaks();
+}
+
+TEST(GraphRouting, BadValuesFailEverywhere) {
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   const Graph graph = shared_graph(5);
-  for (const auto& [dims, uniform] : {std::pair{"2", "false"}, std::pair{"2", "yes"}, std::pair{"-1", "true"},
+  for (const auto& [dims, uniform] : {std::pair{"2", "yes"}, std::pair{"-1", "true"},
                                       std::pair{"two", "true"}}) {
     const RoutingInfo info(dims, "graph-routing", uniform);
     int code = MPI_SUCCESS;

@@ -84,9 +84,9 @@ Sent regular_calls(const Graph& graph, MPI_Comm comm) {
   return sent;
 }
 
-long long checked_messages(MPI_Comm comm, const Graph& graph, Op op, unsigned seed) {
+long long checked_messages(MPI_Comm comm, const Graph& graph, Op op, unsigned seed, Sizes sizes) {
   const TestTypes types;
-  GraphCase exchange(op, Variant::plain, Sizes::uniform, types, graph, world_rank(), seed);
+  GraphCase exchange(op, Variant::plain, sizes, types, graph, world_rank(), seed);
   exchange.prepare(static_cast<int>(seed));
   const long long sent =
       messages_everywhere([&] { ASSERT_EQ(exchange.call(Form::blocking, comm, nullptr), MPI_SUCCESS) << exchange.describe(); });

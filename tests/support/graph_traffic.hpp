@@ -53,10 +53,10 @@ long long messages_everywhere(const Call& call) {
 // messages in each call, summed).
 Sent regular_calls(const cartcoll::Graph& graph, MPI_Comm comm);
 
-// One blocking call of `op` on `comm` (whose graph is `graph`) with blocks of one size whose ints
-// depend on sender, block and element (GraphCase, Sizes::uniform), checked against the graph
-// reference model; returns the messages all processes sent for it (collective).
-long long checked_messages(MPI_Comm comm, const cartcoll::Graph& graph, Op op, unsigned seed);
+// One blocking call of `op` on `comm` (whose graph is `graph`) with blocks sized as `sizes` says
+// whose ints depend on sender, block and element (GraphCase), checked against the graph reference
+// model; returns the messages all processes sent for it (collective).
+long long checked_messages(MPI_Comm comm, const cartcoll::Graph& graph, Op op, unsigned seed, Sizes sizes = Sizes::uniform);
 
 // A cost-model file for CARTCOLL_PROFILE (latency per phase, per message, per byte; rank 0 reads
 // it): by default one in which a message costs 100 times a phase, so that saving messages pays

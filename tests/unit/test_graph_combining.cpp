@@ -10,6 +10,7 @@
 #include <memory>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/model/graph.hpp"
@@ -36,9 +37,11 @@ struct Proof {
 };
 
 // The set-up for every process, each process's schedule from its pattern, the simulator against the
-// reference model (and the reference model against the receiver-side definition).
+// reference model (and the reference model against the receiver-side definition). Where sizes
+// travel, every edge has a size of its own (test::graph_blocks, zeros included), which only the
+// messages that carry sizes tell the forwarders; else all blocks have one.
 Proof prove_combining(const Graph& graph, Collective collective, const CombiningParameters& parameters,
-                      int* most_phases = nullptr) {
+                      int* most_phases = nullptr, bool sizes_travel = false) {
   const SimulatedSetup setup = simulate_combining_setup(graph, parameters);
   Proof proof;
   std::vector<Schedule> schedules;
@@ -47,10 +50,11 @@ Proof prove_combining(const Graph& graph, Collective collective, const Combining
     proof.direct_messages += plan(Algorithm::named("trivial"), view, collective).messages();
     view.setup = &setup.patterns[static_cast<std::size_t>(rank)];
     schedules.push_back(plan(graph_combining, view, collective));
+    schedules.back().sizes_travel = sizes_travel;
     proof.combined_messages += schedules.back().messages();
     if (most_phases != nullptr) *most_phases = std::max(*most_phases, static_cast<int>(schedules.back().phases.size()));
   }
-  const auto [send, recv] = test::uniform_blocks(graph, collective, 3);
+  const auto [send, recv] = sizes_travel ? test::graph_blocks(graph, collective) : test::uniform_blocks(graph, collective, 3);
   const Blocks expected = reference::exchange(graph, collective, send, recv);
   if (auto ok = test::matches_graph_definition(graph, collective, recv, expected); !ok) {
     proof.result = ::testing::AssertionFailure() << "reference model: " << ok.message();
@@ -300,6 +304,50 @@ TEST_P(CombiningProof, ErdosRenyiAndStencilGraphs) {
       }
     }
   }
+}
+
+// The v and w forms: every edge sized apart, zero-sized ones too, and the forwarders learn the sizes
+// from the messages that bring the blocks (rule 64), on the graphs above, 2 to 5 phases.
+TEST_P(CombiningProof, SizesTravelWithEveryEdgeSizedApart) {
+  std::mt19937 rng(8765);
+  long long saved = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const test::GraphShape shape{1 + trial % 23, 2 + trial % 11, trial % 3 == 0};
+    const Proof proof = prove_combining(test::random_graph(rng, shape), GetParam(),
+                                        {2, 1 + trial % 4, 1 + trial % 5, 1 + trial % 3, 2 + trial % 4}, nullptr, true);
+    ASSERT_TRUE(proof.result) << "trial " << trial << ", p = " << shape.size;
+    saved += proof.direct_messages - proof.combined_messages;
+  }
+  EXPECT_GT(saved, 0);
+  for (const graphs::EdgeList& edges : {graphs::erdos_renyi(256, 0.2, 1), graphs::stencil_graph(216, 3, 1, true)})
+    for (const int phases : {2, 4}) {
+      const Proof proof = prove_combining(graph_of(edges), GetParam(), {4, 16, 8, 6, phases}, nullptr, true);
+      ASSERT_TRUE(proof.result) << edges.description << ", at most " << phases << " phases";
+      EXPECT_LT(proof.combined_messages, proof.direct_messages) << edges.description;
+    }
+}
+
+// Where sizes travel, a forwarder that keeps a block from a message that does not carry sizes is a
+// schedule the simulator refuses: it could not know how much to keep.
+TEST(CombiningProof, AForwardedBlockWithoutItsSizeIsCaught) {
+  const Graph graph = graph_of(graphs::stencil_graph(64, 2, 2, true));
+  const SimulatedSetup setup = simulate_combining_setup(graph, {2, 16, 8, 6, 2});
+  std::vector<Schedule> schedules;
+  for (int rank = 0; rank < graph.size(); ++rank) {
+    GraphView view = graph.view(rank);
+    view.setup = &setup.patterns[static_cast<std::size_t>(rank)];
+    schedules.push_back(plan(graph_combining, view, Collective::alltoall));
+    schedules.back().sizes_travel = true;
+  }
+  const auto [send, recv] = test::graph_blocks(graph, Collective::alltoall);
+  EXPECT_NO_THROW(static_cast<void>(simulate(schedules, send, recv)));
+  bool dropped = false;
+  for (Schedule& schedule : schedules)
+    for (Phase& phase : schedule.phases)
+      for (auto* messages : {&phase.sends, &phase.recvs})
+        for (Message& message : *messages) dropped = std::exchange(message.carries_sizes, false) || dropped;
+  ASSERT_TRUE(dropped) << "the stencil should combine";
+  EXPECT_THROW(static_cast<void>(simulate(schedules, send, recv)), ScheduleError);
 }
 
 INSTANTIATE_TEST_SUITE_P(Collectives, CombiningProof, ::testing::Values(Collective::alltoall, Collective::allgather),

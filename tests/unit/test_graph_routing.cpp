@@ -30,8 +30,8 @@ struct Proof {
 };
 
 // Every process's set-up and schedule, then the simulator against the reference model, on blocks of
-// one size (the assertion routing needs).
-Proof prove_routing(const Graph& graph, Collective collective, int dims) {
+// one size (the assertion), or, where sizes travel, with every edge sized apart (test::graph_blocks).
+Proof prove_routing(const Graph& graph, Collective collective, int dims, bool sizes_travel = false) {
   const SimulatedRouting routing = simulate_routing_setup(graph, dims);
   Proof proof;
   std::vector<Schedule> schedules;
@@ -39,10 +39,11 @@ Proof prove_routing(const Graph& graph, Collective collective, int dims) {
     GraphView view = graph.view(rank);
     view.setup = &routing.patterns[static_cast<std::size_t>(rank)];
     schedules.push_back(plan(graph_routing, view, collective));
+    schedules.back().sizes_travel = sizes_travel;
     proof.most_messages = std::max(proof.most_messages, schedules.back().messages());
     proof.most_phases = std::max(proof.most_phases, static_cast<int>(schedules.back().phases.size()));
   }
-  const auto [send, recv] = test::uniform_blocks(graph, collective, 3);
+  const auto [send, recv] = sizes_travel ? test::graph_blocks(graph, collective) : test::uniform_blocks(graph, collective, 3);
   const Blocks expected = reference::exchange(graph, collective, send, recv);
   proof.result = test::simulates_to(schedules, send, recv, expected);
   return proof;
@@ -114,6 +115,19 @@ TEST_P(RoutingProof, ErdosRenyiAndStencilGraphsSendAtMostTheGridsMessages) {
       EXPECT_EQ(proof.most_phases, static_cast<int>(routing_extents(edges.size, dims).size())) << edges.description;
     }
   }
+}
+
+// Without the assertion: every edge sized apart, zeros too, each hop learning the sizes of what it
+// passes on from the message that brings it.
+TEST_P(RoutingProof, SizesTravelWithEveryEdgeSizedApart) {
+  std::mt19937 rng(5678);
+  for (int trial = 0; trial < 200; ++trial) {
+    const test::GraphShape shape{1 + trial % 29, 2 + trial % 11, trial % 3 == 0};
+    const Proof proof = prove_routing(test::random_graph(rng, shape), GetParam(), 1 + trial % 4, true);
+    ASSERT_TRUE(proof.result) << "trial " << trial << ", p = " << shape.size;
+  }
+  for (const int dims : {2, 3})
+    ASSERT_TRUE(prove_routing(graph_of(graphs::erdos_renyi(256, 0.2, 1)), GetParam(), dims, true).result) << dims;
 }
 
 INSTANTIATE_TEST_SUITE_P(Collectives, RoutingProof, ::testing::Values(Collective::alltoall, Collective::allgather),

@@ -37,9 +37,15 @@ struct TempBlock {
 // One point-to-point message to (or from) `peer`, carrying `blocks` in this order as one message.
 // Between a pair of processes within a phase, the k-th send from P to Q matches the k-th receive at
 // Q from P (MPI's non-overtaking rule; the simulator checks it).
+// `carries_sizes`, set alike on both ends by the planner, marks a message whose receiver keeps blocks
+// to forward: in a schedule whose sizes travel (Schedule::sizes_travel) it starts with the byte size
+// of each of its blocks, so that a process forwarding a block it has no count for learns its size
+// from the message that brings it. Such a message is the last between its two processes in its
+// phase (its receiver probes for it once the phase's other receives are posted).
 struct Message {
   int peer;
   std::vector<BlockRef> blocks;
+  bool carries_sizes = false;
   friend bool operator==(const Message&, const Message&) = default;
 };
 
@@ -77,6 +83,12 @@ struct CARTCOLL_API Schedule {
   int recv_blocks = 0;           // the in-degree
   std::vector<TempBlock> temps;  // block i of Buffer::temp is temps[i]
   std::vector<Phase> phases;
+  // Whether forwarded blocks carry their sizes (a v or w call, or a planner forwarding blocks of
+  // processes it has no edge with, where the user asserted no one signature): every temp block is
+  // then filled by a message that carries sizes (Message::carries_sizes) and takes the size that
+  // message gives it, not its declared shape; blocks travel as packed bytes through the forwarders
+  // and reach their receiver under its own receive type.
+  bool sizes_travel = false;
 
   // Figures of merit, per call of this process.
   int messages() const;              // point-to-point sends (local copies not counted)

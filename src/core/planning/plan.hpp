@@ -48,14 +48,24 @@ struct PlannerEntry {
   // skips such a planner where the processes share one node (it would plan the direct exchange).
   bool needs_nodes = false;
   // Whether a process may hold blocks of processes it has no edge with, whose sizes MPI does not tie
-  // to its own: it then runs only where the user asserts that every block has one type signature.
+  // to its own even in a one-count call: unless the user asserts that every block has one type
+  // signature, its blocks' sizes then travel (Schedule::sizes_travel), and `auto` leaves it out.
   bool needs_uniform_blocks = false;
+  // Whether its schedules on graphs, and on Cartesian neighborhoods, mark every message whose
+  // receiver keeps blocks to forward (Message::carries_sizes), so that they can run with sizes that
+  // travel: a v or w call, or a one-count call whose forwarders cannot know the sizes. Where it does
+  // not, such a call runs the direct exchange.
+  bool graph_sizes_travel = false;
+  bool cartesian_sizes_travel = false;
 
   bool serves(Collective collective) const {
     return collective == Collective::alltoall ? serves_alltoall : serves_allgather;
   }
   bool serves(NeighborhoodKind kind) const {
     return kind == NeighborhoodKind::cartesian ? plan_cartesian != nullptr : plan_graph != nullptr;
+  }
+  bool sizes_may_travel(NeighborhoodKind kind) const {
+    return kind == NeighborhoodKind::cartesian ? cartesian_sizes_travel : graph_sizes_travel;
   }
 };
 

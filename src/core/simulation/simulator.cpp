@@ -21,7 +21,7 @@ std::string where(int rank, std::size_t phase) {
 class Process {
  public:
   Process(int rank, const Schedule& schedule, const std::vector<Bytes>& send, std::vector<Bytes> recv)
-      : rank_(rank), send_(&send), recv_(std::move(recv)) {
+      : rank_(rank), send_(&send), recv_(std::move(recv)), sizes_travel_(schedule.sizes_travel) {
     if (static_cast<int>(send.size()) != schedule.send_blocks || static_cast<int>(recv_.size()) != schedule.recv_blocks)
       throw ScheduleError("rank " + std::to_string(rank) + ": the schedule has " +
                           std::to_string(schedule.send_blocks) + " send and " + std::to_string(schedule.recv_blocks) +
@@ -29,22 +29,41 @@ class Process {
                           std::to_string(recv_.size()));
     for (const TempBlock& temp : schedule.temps) {
       if (temp.like == Buffer::temp) throw ScheduleError(where(rank, 0) + ": a temp block is declared like a temp");
-      temps_.push_back(Bytes(block(temp.like == Buffer::send ? *send_ : recv_, temp.index).size()));
+      // Where sizes travel, a temp has no size until the message that fills it gives it one.
+      temps_.push_back(sizes_travel_ ? Bytes() : Bytes(block(temp.like == Buffer::send ? *send_ : recv_, temp.index).size()));
     }
+    filled_.assign(temps_.size(), !sizes_travel_);
   }
 
   const Bytes& read(BlockRef ref) const {
     switch (ref.buffer) {
       case Buffer::send: return block(*send_, ref.block);
       case Buffer::recv: return block(recv_, ref.block);
-      case Buffer::temp: return block(temps_, ref.block);
+      case Buffer::temp:
+        if (!filled(ref.block)) throw ScheduleError("rank " + std::to_string(rank_) + ": a temp block is read before a message filled it");
+        return block(temps_, ref.block);
     }
     throw ScheduleError("bad buffer");
   }
   Bytes& write(BlockRef ref) {
     if (ref.buffer == Buffer::send) throw ScheduleError("rank " + std::to_string(rank_) + ": a schedule writes the send buffer");
-    return const_cast<Bytes&>(read(ref));
+    if (ref.buffer == Buffer::temp) {
+      static_cast<void>(block(temps_, ref.block));
+      filled_[static_cast<std::size_t>(ref.block)] = true;
+    }
+    return const_cast<Bytes&>(block(ref.buffer == Buffer::recv ? recv_ : temps_, ref.block));
   }
+  // The size of block `ref` as a message that carries sizes gives it (sizes_travel: temps take it,
+  // receive blocks must have it).
+  Bytes& write_sized(BlockRef ref, std::size_t size, int peer) {
+    Bytes& into = write(ref);
+    if (ref.buffer == Buffer::temp) into.resize(size);
+    else if (into.size() != size)
+      throw ScheduleError("rank " + std::to_string(rank_) + ": a block of " + std::to_string(size) + " bytes from rank " +
+                          std::to_string(peer) + " meets a receive block of " + std::to_string(into.size()));
+    return into;
+  }
+  bool sizes_travel() const { return sizes_travel_; }
   std::vector<Bytes> release() { return std::move(recv_); }
 
  private:
@@ -55,10 +74,16 @@ class Process {
     return blocks[static_cast<std::size_t>(index)];
   }
 
+  bool filled(int temp) const {
+    return temp < 0 || static_cast<std::size_t>(temp) >= filled_.size() || filled_[static_cast<std::size_t>(temp)];
+  }
+
   int rank_;
   const std::vector<Bytes>* send_;
   std::vector<Bytes> recv_;
   std::vector<Bytes> temps_;
+  std::vector<bool> filled_;  // sizes_travel: which temps a message has filled
+  bool sizes_travel_;
 };
 
 const Phase& phase_of(const Schedule& schedule, std::size_t index) {
@@ -77,9 +102,24 @@ void check_hazards(int rank, std::size_t index, const Phase& phase) {
     for (const BlockRef& ref : send.blocks) read.insert({ref.buffer, ref.block});
   for (const auto& block : written)
     if (read.count(block)) throw ScheduleError(where(rank, index) + ": a block is sent and received");
+  // A message that carries sizes is received by a matched probe after the phase's other receives are
+  // posted: it must be the last between its two processes in the phase, so that none of those takes it.
+  for (const auto* messages : {&phase.sends, &phase.recvs})
+    for (auto message = messages->begin(); message != messages->end(); ++message)
+      if (message->carries_sizes && std::any_of(message + 1, messages->end(), [&](const Message& later) {
+            return later.peer == message->peer;
+          }))
+        throw ScheduleError(where(rank, index) + ": a message that carries sizes comes before another to or from rank " +
+                            std::to_string(message->peer));
 }
 
-using Mailbox = std::map<std::pair<int, int>, std::deque<Bytes>>;  // (from, to) -> FIFO of byte streams
+// A message as it travels: one byte stream, and the sizes of its blocks where it carries them.
+struct Sent {
+  Bytes stream;
+  bool carries_sizes;
+  std::vector<std::size_t> sizes;
+};
+using Mailbox = std::map<std::pair<int, int>, std::deque<Sent>>;  // (from, to) -> FIFO of messages
 
 void check_peer(int rank, std::size_t index, int peer, std::size_t p) {
   if (peer < 0 || static_cast<std::size_t>(peer) >= p)
@@ -91,23 +131,47 @@ void post_sends(int rank, std::size_t index, const Phase& phase, const Process& 
                 Mailbox& mailbox) {
   for (const Message& send : phase.sends) {
     check_peer(rank, index, send.peer, p);
-    Bytes stream;
+    Sent sent{{}, send.carries_sizes, {}};
     for (const BlockRef& ref : send.blocks) {
       const Bytes& block = process.read(ref);
-      stream.insert(stream.end(), block.begin(), block.end());
+      sent.stream.insert(sent.stream.end(), block.begin(), block.end());
+      sent.sizes.push_back(block.size());
     }
-    mailbox[{rank, send.peer}].push_back(std::move(stream));
+    mailbox[{rank, send.peer}].push_back(std::move(sent));
   }
 }
 
-// The stream is split by the receive blocks' sizes.
+// Where sizes travel, a message that carries them is split by them: temps take them, receive blocks
+// must match them.
+void deliver_sized(int rank, std::size_t index, const Message& receive, const Sent& sent, Process& process) {
+  if (sent.sizes.size() != receive.blocks.size())
+    throw ScheduleError(where(rank, index) + ": " + std::to_string(sent.sizes.size()) + " blocks sent by rank " +
+                        std::to_string(receive.peer) + ", " + std::to_string(receive.blocks.size()) + " expected");
+  std::size_t at = 0;
+  for (std::size_t k = 0; k < receive.blocks.size(); ++k) {
+    Bytes& into = process.write_sized(receive.blocks[k], sent.sizes[k], receive.peer);
+    std::copy_n(sent.stream.begin() + static_cast<std::ptrdiff_t>(at), into.size(), into.begin());
+    at += into.size();
+  }
+}
+
+// The stream is split by the receive blocks' sizes (or by the sizes it carries: deliver_sized).
 void deliver(int rank, std::size_t index, const Message& receive, Mailbox& mailbox, Process& process, std::size_t p) {
   check_peer(rank, index, receive.peer, p);
   auto queue = mailbox.find({receive.peer, rank});
   if (queue == mailbox.end() || queue->second.empty())
     throw ScheduleError(where(rank, index) + ": receive from rank " + std::to_string(receive.peer) + " meets no send");
-  const Bytes stream = std::move(queue->second.front());
+  const Sent sent = std::move(queue->second.front());
   queue->second.pop_front();
+  if (sent.carries_sizes != receive.carries_sizes)
+    throw ScheduleError(where(rank, index) + ": rank " + std::to_string(receive.peer) +
+                        (sent.carries_sizes ? " sends sizes that are not expected" : " sends no sizes where they are expected"));
+  if (process.sizes_travel() && receive.carries_sizes) return deliver_sized(rank, index, receive, sent, process);
+  if (process.sizes_travel())
+    for (const BlockRef& ref : receive.blocks)
+      if (ref.buffer == Buffer::temp)
+        throw ScheduleError(where(rank, index) + ": a temp block is filled by a message that carries no sizes");
+  const Bytes& stream = sent.stream;
   std::size_t expected = 0;
   for (const BlockRef& ref : receive.blocks) expected += process.write(ref).size();
   if (stream.size() != expected)
@@ -123,6 +187,8 @@ void deliver(int rank, std::size_t index, const Message& receive, Mailbox& mailb
 
 void run_copies(int rank, std::size_t index, const Phase& phase, Process& process) {
   for (const Copy& copy : phase.copies) {
+    if (process.sizes_travel() && copy.to.buffer == Buffer::temp)
+      throw ScheduleError(where(rank, index) + ": a copy into a temp block where sizes travel");
     const Bytes from = process.read(copy.from);
     Bytes& to = process.write(copy.to);
     if (from.size() != to.size())

@@ -91,7 +91,7 @@ std::vector<std::vector<int>> setup_parameters(MPI_Info info) {
   return values;
 }
 
-bool uniform_blocks_setting(MPI_Info info, Algorithm algorithm) {
+bool uniform_blocks_setting(MPI_Info info) {
   bool uniform = false;
   if (const auto text = setting_text(info, "CARTCOLL_ASSERT_UNIFORM_BLOCKS", "cartcoll_assert_uniform_blocks")) {
     if (*text != "true" && *text != "false")
@@ -99,7 +99,6 @@ bool uniform_blocks_setting(MPI_Info info, Algorithm algorithm) {
                                         "' is neither true nor false");
     uniform = *text == "true";
   }
-  check_uniform_blocks(algorithm, uniform);
   return uniform;
 }
 
@@ -202,7 +201,7 @@ void read_all_settings(Settings& settings, std::optional<int>& node_size, MPI_In
   read_environment_settings(settings, read_profile);
   settings.algorithm = effective_algorithm(info, Algorithm::automatic());
   settings.setup_parameters = setup_parameters(info);
-  settings.uniform_blocks = uniform_blocks_setting(info, settings.algorithm);
+  settings.uniform_blocks = uniform_blocks_setting(info);
   node_size = node_size_setting(info);
 }
 

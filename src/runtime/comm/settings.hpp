@@ -33,8 +33,9 @@ struct Settings {
   int max_tag = std::numeric_limits<int>::max();  // CARTCOLL_MAX_TAG (agreed), else MPI_TAG_UB
   // CARTCOLL_ASSERT_UNIFORM_BLOCKS, else the info key cartcoll_assert_uniform_blocks ("true" or
   // "false"): the user asserts that every block of every call on the communicator, on every process,
-  // has one type signature. Then a process can hold blocks of processes it has no edge with (planners
-  // that need_uniform_blocks), and v and w calls may forward blocks as one-count calls do. Agreed.
+  // has one type signature. Then forwarded blocks take the shape of the forwarder's own, as in
+  // one-count calls, instead of carrying their sizes (Schedule::sizes_travel), and `auto` may route
+  // (planners that need_uniform_blocks). Agreed.
   bool uniform_blocks = false;
   // The set-up parameters (SetupPlugin::parameters) of each registered planner, by Algorithm::id;
   // empty for a planner without a set-up. Agreed at graph creation.
@@ -54,8 +55,8 @@ std::optional<std::string> info_value(MPI_Info info, const char* name);
 // below its minimum or fails the plug-in's validation.
 std::vector<std::vector<int>> setup_parameters(MPI_Info info);
 // CARTCOLL_ASSERT_UNIFORM_BLOCKS, else cartcoll_assert_uniform_blocks; Error(Errc::info_value) for a
-// value that is not "true" or "false", and where `algorithm` needs_uniform_blocks without it.
-bool uniform_blocks_setting(MPI_Info info, Algorithm algorithm);
+// value that is not "true" or "false".
+bool uniform_blocks_setting(MPI_Info info);
 // node-combining's node size: CARTCOLL_NODE_SIZE, else the info key cartcoll_node_size; nullopt
 // where neither is set (the node is then what MPI_COMM_TYPE_SHARED says). Error(Errc::info_value)
 // for a value that is not an integer of at least 1.

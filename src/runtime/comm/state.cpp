@@ -65,8 +65,11 @@ void CommState::give_back(std::unique_ptr<ScheduledOperation> operation, std::ui
 }
 
 std::shared_ptr<const Schedule> CommState::schedule(Collective collective, Choice choice) {
-  auto& cached = schedules_[{collective, choice.algorithm.id(), choice.sides.sends, choice.sides.receives}];
-  if (!cached) cached = std::make_shared<const Schedule>(neighborhood.plan(choice.algorithm, collective, rank, choice.sides));
+  auto& cached = schedules_[{collective, choice.algorithm.id(), choice.sides.sends, choice.sides.receives, choice.sizes_travel}];
+  if (cached) return cached;
+  Schedule planned = neighborhood.plan(choice.algorithm, collective, rank, choice.sides);
+  planned.sizes_travel = choice.sizes_travel;
+  cached = std::make_shared<const Schedule>(std::move(planned));
   return cached;
 }
 

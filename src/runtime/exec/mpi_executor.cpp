@@ -5,16 +5,11 @@
 #include <cstdint>
 #include <cstring>
 
+#include "address.hpp"
 #include "mpi_check.hpp"
 #include "staging.hpp"
 
 namespace cartcoll::detail {
-
-namespace {
-
-void* pointer_of(MPI_Aint address) { return reinterpret_cast<void*>(static_cast<std::intptr_t>(address)); }
-
-}  // namespace
 
 Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Reuse reuse,
                      std::shared_ptr<CommGate> gate)
@@ -24,6 +19,7 @@ Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm co
       reuse_(reuse),
       op_(layout.op),
       staging_(reuse.stage_up_to),
+      sizes_travel_(schedule.sizes_travel),
       gate_(std::move(gate)) {
   if (layout.send.size() != static_cast<std::size_t>(schedule.send_blocks) ||
       layout.recv.size() != static_cast<std::size_t>(schedule.recv_blocks))
@@ -34,9 +30,14 @@ Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm co
   layout_ = nullptr;  // everything needed has been copied out; the caller's Layout may go
 }
 
-// Temp block i gets the count and datatype of the call block the schedule declares it like.
+// Temp block i gets the count and datatype of the call block the schedule declares it like, unless
+// sizes travel: then it is what the message that fills it brings.
 void Execution::layout_temps(const Schedule& schedule) {
   if (schedule.temps.empty()) return;
+  if (sizes_travel_) {
+    learned_.assign(schedule.temps.size(), {});
+    return;
+  }
   std::vector<BlockSpec> like;
   like.reserve(schedule.temps.size());
   for (const TempBlock& temp : schedule.temps) like.push_back(resolve({temp.like, temp.index}));
@@ -98,8 +99,10 @@ BlockSpec Execution::packable(const BlockSpec& block) {
 
 void Execution::lower_phase(const Phase& phase) {
   LoweredPhase lowered;
-  for (const Message& receive : phase.recvs) lowered.recvs.push_back(lower(receive, lowered.scattered));
-  for (const Message& send : phase.sends) lowered.sends.push_back(lower(send, lowered.gathered));
+  if (!lower_sized(phase, lowered)) {
+    for (const Message& receive : phase.recvs) lowered.recvs.push_back(lower(receive, lowered.scattered));
+    for (const Message& send : phase.sends) lowered.sends.push_back(lower(send, lowered.gathered));
+  }
   for (const Copy& copy : phase.copies) {
     const BlockSpec from = resolve(copy.from), to = resolve(copy.to);
     // MPI_Unpack would read past the packed bytes or leave the target short: a mismatch of the call's
@@ -117,6 +120,44 @@ void Execution::lower_phase(const Phase& phase) {
   }
   lower_reductions(phase, lowered);
   phases_.push_back(std::move(lowered));
+}
+
+// Where sizes travel, a message that carries sizes is received by matched probe, and one that holds
+// a temp block (a forwarded block's packed bytes) is sent as packed bytes; the others as usual.
+// False where sizes do not travel.
+bool Execution::lower_sized(const Phase& phase, LoweredPhase& lowered) {
+  if (!sizes_travel_) return false;
+  auto holds_temp = [](const Message& message) {
+    return std::any_of(message.blocks.begin(), message.blocks.end(), [](BlockRef ref) { return ref.buffer == Buffer::temp; });
+  };
+  for (const Message& receive : phase.recvs) {
+    if (receive.carries_sizes) {
+      lowered.sized_recvs.emplace_back(receive.peer, packed_parts(receive), comm_);
+      probes_ = true;
+    } else if (holds_temp(receive)) {
+      throw Error(Errc::intern, "a temp block filled by a message that carries no sizes");
+    } else {
+      lowered.recvs.push_back(lower(receive, lowered.scattered));
+    }
+  }
+  for (const Message& send : phase.sends) {
+    const bool packed = send.carries_sizes || holds_temp(send);
+    if (packed) lowered.packed_sends.emplace_back(send.peer, send.carries_sizes, packed_parts(send), comm_);
+    else lowered.sends.push_back(lower(send, lowered.gathered));
+    lowered.packed_first.push_back(packed);
+  }
+  lowered.matched.assign(lowered.sized_recvs.size(), false);
+  return true;
+}
+
+std::vector<PackedPart> Execution::packed_parts(const Message& message) {
+  std::vector<PackedPart> parts;
+  for (const BlockRef& ref : message.blocks) {
+    if (ref.buffer != Buffer::temp) parts.push_back({packable(resolve(ref))});
+    else if (static_cast<std::size_t>(ref.block) < learned_.size()) parts.push_back({{}, ref.block});
+    else throw Error(Errc::arg, "bad buffer in schedule");
+  }
+  return parts;
 }
 
 // MPI_Reduce_local takes one count and datatype for both blocks: the call's blocks of a reduction
@@ -157,7 +198,44 @@ void Execution::post_phase(ProgressEngine& engine) {
   LoweredPhase& phase = phases_[current_];
   staging_.gather(phase.gathered);
   for (const Lowered& m : phase.recvs) engine.post(*this, post(m, false), ProgressEngine::Kind::owned_by_engine);
-  for (const Lowered& m : phase.sends) engine.post(*this, post(m, true), ProgressEngine::Kind::owned_by_engine);
+  post_sends(phase, [&](MPI_Request request) { engine.post(*this, request, ProgressEngine::Kind::owned_by_engine); });
+  phase.matched.assign(phase.sized_recvs.size(), false);
+  for (std::size_t k = 0; k < phase.sized_recvs.size(); ++k) engine.expect(*this);
+}
+
+void Execution::probe(ProgressEngine& engine) noexcept {
+  LoweredPhase& phase = phases_[current_];
+  try {
+    for (std::size_t k = 0; k < phase.sized_recvs.size(); ++k) {
+      if (phase.matched[k]) continue;
+      MPI_Request request = MPI_REQUEST_NULL;
+      if (!phase.sized_recvs[k].try_match(tag_, request)) continue;
+      phase.matched[k] = true;
+      engine.post(*this, request, ProgressEngine::Kind::owned_by_engine);
+      engine.matched(*this);
+    }
+  } catch (const Error& error) {
+    fail(error.mpi_code() != MPI_SUCCESS ? error.mpi_code() : MPI_ERR_INTERN);
+  }
+}
+
+// The current phase's messages received by probe: what they bring placed, a failed one recorded.
+void Execution::unpack_sized() {
+  for (SizedReceive& receive : phases_[current_].sized_recvs)
+    if (const int code = receive.unpack(learned_); code != MPI_SUCCESS) record(code);
+}
+
+// In the schedule's order, packed or not: two messages to one peer must leave in the order its
+// receives expect them.
+template <typename Post>
+void Execution::post_sends(LoweredPhase& phase, const Post& post_request) {
+  if (phase.packed_first.empty()) {
+    for (const Lowered& m : phase.sends) post_request(post(m, true));
+    return;
+  }
+  std::size_t plain = 0, packed = 0;
+  for (const bool is_packed : phase.packed_first)
+    post_request(is_packed ? phase.packed_sends[packed++].post(learned_, tag_) : post(phase.sends[plain++], true));
 }
 
 MPI_Request Execution::post(const Lowered& m, bool send) {
@@ -178,7 +256,7 @@ void Execution::run() {
 // False, doing nothing, where the engine must run it. A failed phase leaves nothing behind: what
 // MPI_Waitall did not complete is cancelled and freed.
 bool Execution::run_alone() {
-  if (gate_ || !ProgressEngine::instance().idle()) return false;
+  if (gate_ || probes_ || !ProgressEngine::instance().idle()) return false;
   begin();
   try {
     for (current_ = 0; current_ < phases_.size(); ++current_) {
@@ -186,7 +264,7 @@ bool Execution::run_alone() {
       alone_.clear();
       staging_.gather(phase.gathered);
       for (const Lowered& m : phase.recvs) alone_.push_back(post(m, false));
-      for (const Lowered& m : phase.sends) alone_.push_back(post(m, true));
+      post_sends(phases_[current_], [&](MPI_Request request) { alone_.push_back(request); });
       wait_alone();
       staging_.scatter(phase.scattered);
       run_copies();
@@ -254,6 +332,7 @@ void Execution::advance(ProgressEngine& engine) noexcept {
         if (waiting()) return;
       }
       staging_.scatter(phases_[current_].scattered);
+      unpack_sized();
       run_copies();
       run_reductions();
       ++current_;

@@ -15,6 +15,7 @@
 #include "core/model/schedule.hpp"
 #include "mpi_handles.hpp"
 #include "runtime/progress/progress.hpp"
+#include "sized_messages.hpp"
 #include "staging.hpp"
 #include "type_cache.hpp"
 
@@ -73,6 +74,11 @@ class Execution : public Progressing {
     std::vector<LoweredCopy> copies;
     std::vector<std::pair<BlockSpec, BlockSpec>> reductions;  // (from, into)
     std::vector<StagedCopy> gathered, scattered;  // into the sends' runs, out of the receives'
+    // Where sizes travel: messages sent as packed bytes, and those received by matched probe.
+    std::vector<PackedSend> packed_sends;
+    std::vector<bool> packed_first;  // per send, in schedule order: whether it is the next packed one
+    std::vector<SizedReceive> sized_recvs;
+    std::vector<bool> matched;  // per sized receive, this start
   };
 
   void advance(ProgressEngine& engine) noexcept override;
@@ -81,7 +87,10 @@ class Execution : public Progressing {
   // goes on, so that every peer still gets the messages it waits for and none hangs; the call then
   // fails with the first such error.
   void message_failed(int code) noexcept override { record(code); }
+  void probe(ProgressEngine& engine) noexcept override;
   void post_phase(ProgressEngine& engine);
+  template <typename Post>
+  void post_sends(LoweredPhase& phase, const Post& post_request);
   void wait_alone();
   MPI_Request post(const Lowered& message, bool send);
   bool run_alone();
@@ -94,6 +103,9 @@ class Execution : public Progressing {
   void bind_staged_runs();
   BlockSpec packable(const BlockSpec& block);
   void lower_phase(const Phase& phase);
+  bool lower_sized(const Phase& phase, LoweredPhase& lowered);
+  std::vector<PackedPart> packed_parts(const Message& message);
+  void unpack_sized();
   void layout_temps(const Schedule& schedule);
 
   const Layout* layout_ = nullptr;  // only while constructing
@@ -110,6 +122,9 @@ class Execution : public Progressing {
   std::vector<std::byte> pack_scratch_;
   std::vector<MPI_Request> alone_;  // run_alone: the current phase's requests
   std::vector<MPI_Status> alone_statuses_;
+  bool sizes_travel_ = false;     // Schedule::sizes_travel
+  bool probes_ = false;           // some phase receives by matched probe (never run alone)
+  LearnedBlocks learned_;         // sizes_travel_: the temp blocks, as the messages that filled them hold them
   std::size_t current_ = 0;
   bool posted_ = false;  // the current phase's messages are posted
   std::shared_ptr<CommGate> gate_;

@@ -3,14 +3,13 @@
 
 #include <cstdint>
 
+#include "address.hpp"
 #include "mpi_check.hpp"
 #include "type_cache.hpp"
 
 namespace cartcoll::detail {
 
 namespace {
-
-std::byte* pointer_of(MPI_Aint address) { return reinterpret_cast<std::byte*>(static_cast<std::intptr_t>(address)); }
 
 constexpr std::size_t alignment = alignof(std::max_align_t);
 

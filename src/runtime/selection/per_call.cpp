@@ -137,7 +137,8 @@ Choice per_call(CommState& state, Algorithm requested, const Layout& layout, Con
                 ChoicePoint point) {
   const bool may_communicate = point != ChoicePoint::local;
   if (const Algorithm allowed = requested_for_call(state, layout, contract, requested); !allowed.is_automatic())
-    return {allowed, {}, allowed == requested ? DecidedBy::forced : DecidedBy::contract};
+    return {allowed, {}, allowed == requested ? DecidedBy::forced : DecidedBy::contract,
+            sizes_travel(state, layout, contract, allowed)};
   if (const GraphNeighborhood* graph = state.neighborhood.graph(); graph != nullptr && graph->auto_verdict)
     return graph_choice(state, *graph->auto_verdict, layout, kind, may_communicate);
   const auto candidates = state.neighborhood.auto_candidates(layout.collective);

@@ -55,28 +55,34 @@ bool may_run_on(Algorithm requested, NeighborhoodKind kind) {
   return requested.is_automatic() || requested.planner().serves(kind);
 }
 
-void check_uniform_blocks(Algorithm requested, bool asserted) {
-  if (!requested.is_automatic() && requested.planner().needs_uniform_blocks && !asserted)
-    throw Error(Errc::info_value, std::string(requested.name()) +
-                                      " holds blocks of processes it has no edge with: it needs "
-                                      "cartcoll_assert_uniform_blocks=true (CARTCOLL_ASSERT_UNIFORM_BLOCKS)");
-}
-
 // Planners that forward (Cartesian combining, the graph set-ups') pass blocks through processes that
-// size them by their own arguments, so they need the block sizes to agree: Träff and Hunold's
-// contract promises that. Under MPI's, a v or w call may size each edge differently, and a
-// one-count alltoall or allgather ties only the sizes of processes that send to a common process:
-// on a graph a set-up with restricted results forwards only between such processes, but a
-// Cartesian neighborhood found in a graph or an MPI topology may leave classes of processes free to
-// differ (CartesianNeighborhood::forwarding_may_mismatch). Such calls run the direct exchange,
-// unless the user asserted that all blocks have one signature (Settings::uniform_blocks).
-Algorithm requested_for_call(const CommState& state, const Layout& layout, Contract contract, Algorithm requested) {
+// size them by their own arguments: Träff and Hunold's contract makes those sizes agree. Under
+// MPI's, a v or w call may size each edge differently, and a one-count alltoall or allgather ties
+// only the sizes of processes that send to a common process: on a graph a set-up with restricted
+// results forwards only between such processes, but a Cartesian neighborhood found in a graph or an
+// MPI topology may leave classes of processes free to differ
+// (CartesianNeighborhood::forwarding_may_mismatch), and a planner that needs_uniform_blocks forwards
+// between processes with no edge at all. There the forwarded blocks' sizes travel with them, unless
+// the user asserted that all blocks have one signature (Settings::uniform_blocks).
+bool forwarded_sizes_may_differ(const CommState& state, const Layout& layout, Contract contract, Algorithm algorithm) {
+  if (state.settings.uniform_blocks) return false;
+  if (!algorithm.is_automatic() && algorithm.planner().needs_uniform_blocks) return true;
   const CartesianNeighborhood* cartesian = state.neighborhood.cartesian();
   const bool classes_may_differ = cartesian != nullptr && cartesian->forwarding_may_mismatch;
-  const bool sizes_may_differ = contract == Contract::mpi && !state.settings.uniform_blocks &&
-                                (!layout.one_block_size || classes_may_differ);
-  if (sizes_may_differ) return direct_exchange();
-  return requested;
+  return contract == Contract::mpi && (!layout.one_block_size || classes_may_differ);
+}
+
+// A planner whose schedules cannot carry sizes gives way to the direct exchange where they would
+// have to; `auto` does not yet choose where sizes travel.
+Algorithm requested_for_call(const CommState& state, const Layout& layout, Contract contract, Algorithm requested) {
+  if (!forwarded_sizes_may_differ(state, layout, contract, requested)) return requested;
+  if (!requested.is_automatic() && requested.planner().sizes_may_travel(state.neighborhood.kind())) return requested;
+  return direct_exchange();
+}
+
+bool sizes_travel(const CommState& state, const Layout& layout, Contract contract, Algorithm algorithm) {
+  return !algorithm.is_automatic() && algorithm.planner().sizes_may_travel(state.neighborhood.kind()) &&
+         forwarded_sizes_may_differ(state, layout, contract, algorithm);
 }
 
 bool wants_machine_profile(const Settings& settings, int processes) {

@@ -51,8 +51,6 @@ bool may_use_nodes(Algorithm requested);
 bool forces_nodes(Algorithm requested);
 // whether it may run on a neighborhood of `kind` (`auto`, or a planner that serves it).
 bool may_run_on(Algorithm requested, NeighborhoodKind kind);
-// Error(Errc::info_value) where `requested` forces a planner that needs uniform blocks that are not asserted.
-void check_uniform_blocks(Algorithm requested, bool asserted);
 
 // --- At creation (at_creation.cpp) ---
 
@@ -80,8 +78,11 @@ Choice per_call(CommState& state, Algorithm requested, const Layout& layout, Con
                 ChoicePoint point);
 
 // What a call under `contract` may run of `requested`: the direct exchange where processes may size
-// the blocks a forwarding planner would pass on differently, else `requested`.
+// the blocks a forwarding planner would pass on differently and its schedules cannot carry the sizes
+// (PlannerEntry::sizes_may_travel), else `requested`.
 Algorithm requested_for_call(const CommState& state, const Layout& layout, Contract contract, Algorithm requested);
+// Whether a call running `algorithm` lets its forwarded blocks carry their sizes (Choice::sizes_travel).
+bool sizes_travel(const CommState& state, const Layout& layout, Contract contract, Algorithm algorithm);
 
 // The registered planners `auto` chooses among per call for `collective` on `neighborhood`: those
 // that serve its kind, less those that need nodes unless there are several of several processes.

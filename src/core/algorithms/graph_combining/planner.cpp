@@ -122,7 +122,8 @@ void add_step(const CombiningStep& step, CarriedBlocks& carried, Bundles& bundle
     handed.push_back(bundle(to).origins);
     ready = std::max(ready, bundle(to).phase);
   }
-  Message to_friend{step.partner, {}}, from_friend{step.partner, {}};
+  // The friend keeps what it receives to forward it: the exchange carries the blocks' sizes.
+  Message to_friend{step.partner, {}, true}, from_friend{step.partner, {}, true};
   for (const Exchanged& block : exchanged(step.offloaded, handed, carried.allgather()))
     to_friend.blocks.push_back(carried.at(block.origin, block.receivers.front()));
   for (const Exchanged& block : exchanged(step.onloaded, step.carried, carried.allgather()))
@@ -181,6 +182,6 @@ extern const PlannerEntry graph_combining_planner{
     "graph-combining",
     "Mirsadeghi et al.'s message combining on distributed graphs: friends sharing out-neighbors split them "
     "(2 phases; cumulative: one more than the longest chain of forwards)",
-    true, true, false, nullptr, plan_graph_combining, &combining_setup};
+    true, true, false, nullptr, plan_graph_combining, &combining_setup, false, false, true};
 
 }  // namespace cartcoll::detail

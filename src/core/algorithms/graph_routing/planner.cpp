@@ -42,7 +42,9 @@ void send_held(Held& held, std::span<const int> extents, int k, int self, bool a
   for (const auto& [block, where] : held)
     if (const int hop = next_hop(extents, self, block.destination, k); hop != self) by_hop[hop].push_back(block);
   for (const auto& [hop, blocks] : by_hop) {
-    Message message{hop, {}};
+    // A hop that is not every block's destination keeps some to forward: it learns their sizes.
+    const bool forwarded = std::any_of(blocks.begin(), blocks.end(), [hop](const RoutedBlock& b) { return b.destination != hop; });
+    Message message{hop, {}, forwarded};
     for_each_block_sent(blocks, allgather, [&](std::span<const RoutedBlock> run) { message.blocks.push_back(held.at(run.front())); });
     for (const RoutedBlock& block : blocks) held.erase(block);
     phase.sends.push_back(std::move(message));
@@ -54,7 +56,9 @@ void send_held(Held& held, std::span<const int> extents, int k, int self, bool a
 void receive_arrivals(std::span<const RoutedArrival> arrivals, const SingleEdgeIndex& in, BlockRef shape, int self,
                       bool allgather, Held& held, Schedule& schedule, Phase& phase) {
   for (const RoutedArrival& arrival : arrivals) {
-    Message message{arrival.from, {}};
+    const bool forwarded = std::any_of(arrival.blocks.begin(), arrival.blocks.end(),
+                                       [self](const RoutedBlock& b) { return b.destination != self; });
+    Message message{arrival.from, {}, forwarded};
     for_each_block_sent(arrival.blocks, allgather, [&](std::span<const RoutedBlock> run) {
       const bool mine = std::any_of(run.begin(), run.end(), [self](const RoutedBlock& b) { return b.destination == self; });
       if (!mine) schedule.temps.push_back({shape.buffer, shape.block});
@@ -99,7 +103,7 @@ Schedule plan_graph_routing(const GraphView& view, Collective collective) {
 extern const PlannerEntry graph_routing_planner{
     "graph-routing",
     "routing over a virtual grid of the ranks: a block corrects one grid coordinate per phase, so a process sends "
-    "at most extent - 1 messages a phase (needs the one-signature assertion)",
-    true, true, false, nullptr, plan_graph_routing, &routing_setup, false, true};
+    "at most extent - 1 messages a phase",
+    true, true, false, nullptr, plan_graph_routing, &routing_setup, false, true, true};
 
 }  // namespace cartcoll::detail

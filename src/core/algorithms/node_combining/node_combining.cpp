@@ -243,6 +243,6 @@ extern const PlannerEntry node_combining_planner{
     "node-combining",
     "node-aware: the processes of a node pool their blocks for another node, which gets one message from it "
     "(3 phases; on graphs: graph-combining's friends within a node; CARTCOLL_NODE_SIZE, else MPI_COMM_TYPE_SHARED)",
-    true, true, true, plan_node_combining, plan_graph_combining, &combining_setup, true};
+    true, true, true, plan_node_combining, plan_graph_combining, &combining_setup, true, false, true};
 
 }  // namespace cartcoll::detail

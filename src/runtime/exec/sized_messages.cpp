@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#include "sized_messages.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+
+#include "cartcoll/error.hpp"
+#include "address.hpp"
+#include "mpi_check.hpp"
+
+namespace cartcoll::detail {
+
+namespace {
+
+// The bytes the sizes of `blocks` blocks take at the head of a message that carries them.
+int header_bytes(std::size_t blocks, MPI_Comm comm) {
+  int bytes = 0;
+  check(MPI_Pack_size(static_cast<int>(blocks), MPI_INT64_T, comm, &bytes), "MPI_Pack_size");
+  return bytes;
+}
+
+}  // namespace
+
+PackedSend::PackedSend(int peer, bool carries_sizes, std::vector<PackedPart> parts, MPI_Comm comm)
+    : peer_(peer), comm_(comm), parts_(std::move(parts)), sizes_(parts_.size()) {
+  if (carries_sizes) header_ = header_bytes(parts_.size(), comm);
+  for (const PackedPart& part : parts_) {
+    int bound = 0;
+    if (part.learned < 0) check(MPI_Pack_size(part.block.count, part.block.type, comm, &bound), "MPI_Pack_size");
+    bounds_.push_back(bound);
+  }
+}
+
+MPI_Request PackedSend::post(const LearnedBlocks& learned, int tag) {
+  std::size_t capacity = static_cast<std::size_t>(header_);
+  for (std::size_t k = 0; k < parts_.size(); ++k)
+    capacity += parts_[k].learned >= 0 ? learned.at(static_cast<std::size_t>(parts_[k].learned)).size()
+                                       : static_cast<std::size_t>(bounds_[k]);
+  if (capacity > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw Error(Errc::count, "a forwarded message of more than 2^31 bytes");
+  buffer_.resize(std::max<std::size_t>(capacity, 1));
+  const int size = static_cast<int>(capacity);
+  int position = header_;
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const int start = position;
+    if (parts_[k].learned >= 0) {
+      const std::span<const std::byte> bytes = learned[static_cast<std::size_t>(parts_[k].learned)];
+      if (!bytes.empty()) std::memcpy(buffer_.data() + position, bytes.data(), bytes.size());
+      position += static_cast<int>(bytes.size());
+    } else if (bounds_[k] > 0) {
+      const BlockSpec& block = parts_[k].block;
+      check(MPI_Pack(pointer_of(block.address), block.count, block.type, buffer_.data(), size, &position, comm_), "MPI_Pack");
+    }
+    sizes_[k] = position - start;
+  }
+  if (header_ > 0) {
+    int at = 0;
+    check(MPI_Pack(sizes_.data(), static_cast<int>(sizes_.size()), MPI_INT64_T, buffer_.data(), header_, &at, comm_),
+          "MPI_Pack");
+  }
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Isend(buffer_.data(), position, MPI_PACKED, peer_, tag, comm_, &request), "MPI_Isend");
+  return request;
+}
+
+SizedReceive::SizedReceive(int peer, std::vector<PackedPart> parts, MPI_Comm comm)
+    : peer_(peer), comm_(comm), parts_(std::move(parts)), header_(header_bytes(parts_.size(), comm)), sizes_(parts_.size()) {}
+
+bool SizedReceive::try_match(int tag, MPI_Request& request) {
+  int flag = 0;
+  MPI_Message message = MPI_MESSAGE_NULL;
+  MPI_Status status;
+  check(MPI_Improbe(peer_, tag, comm_, &flag, &message, &status), "MPI_Improbe");
+  if (!flag) return false;
+  check(MPI_Get_count(&status, MPI_PACKED, &received_), "MPI_Get_count");
+  buffer_.resize(std::max(static_cast<std::size_t>(received_), std::size_t{1}));
+  check(MPI_Imrecv(buffer_.data(), received_, MPI_PACKED, &message, &request), "MPI_Imrecv");
+  return true;
+}
+
+int SizedReceive::unpack(LearnedBlocks& learned) {
+  if (received_ < header_) return MPI_ERR_INTERN;
+  int at = 0;
+  check(MPI_Unpack(buffer_.data(), header_, &at, sizes_.data(), static_cast<int>(sizes_.size()), MPI_INT64_T, comm_),
+        "MPI_Unpack");
+  int code = MPI_SUCCESS;
+  std::size_t offset = static_cast<std::size_t>(header_);
+  for (std::size_t k = 0; k < parts_.size(); ++k) {
+    const std::int64_t size = sizes_[k];
+    if (size < 0 || offset + static_cast<std::size_t>(size) > static_cast<std::size_t>(received_)) return MPI_ERR_INTERN;
+    const std::span<const std::byte> bytes(buffer_.data() + offset, static_cast<std::size_t>(size));
+    if (parts_[k].learned >= 0) learned.at(static_cast<std::size_t>(parts_[k].learned)) = bytes;
+    else if (const int failed = unpack_block(parts_[k], bytes); code == MPI_SUCCESS) code = failed;
+    offset += bytes.size();
+  }
+  return code;
+}
+
+// As a receive would: a block shorter than the receive block fills its first whole elements (the
+// rest of a last, partial element is not written), a longer one is MPI_ERR_TRUNCATE.
+int SizedReceive::unpack_block(const PackedPart& part, std::span<const std::byte> bytes) {
+  if (bytes.empty()) return MPI_SUCCESS;
+  int element = 0;
+  check(MPI_Type_size(part.block.type, &element), "MPI_Type_size");
+  if (element == 0 || static_cast<long long>(bytes.size()) > static_cast<long long>(element) * part.block.count)
+    return MPI_ERR_TRUNCATE;
+  const int whole = static_cast<int>(bytes.size() / static_cast<std::size_t>(element));
+  int position = 0;
+  check(MPI_Unpack(bytes.data(), static_cast<int>(bytes.size()), &position, pointer_of(part.block.address), whole,
+                   part.block.type, comm_),
+        "MPI_Unpack");
+  return MPI_SUCCESS;
+}
+
+}  // namespace cartcoll::detail

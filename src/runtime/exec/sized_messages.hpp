@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// Messages of a schedule whose sizes travel (Schedule::sizes_travel): a process forwarding blocks it
+// has no count for keeps them as packed bytes, learns their sizes from the message that brings
+// them, and hands them on as those bytes; their receiver takes them under its own receive type.
+//
+// Such a message is sent as MPI_PACKED (packed on the communicator), which a receive of any type
+// signature that matches the packed data may take (MPI 4.1, section 5.2), so a receiver that sizes
+// every block itself posts its receive as for any other message. One that carries sizes
+// (Message::carries_sizes) begins with its blocks' byte sizes (MPI_INT64_T, packed), and its
+// receiver posts the receive once MPI_Improbe has matched it and told its size: no agreement and no
+// extra message per call. A forwarded block's bytes are copied from the packed message that brought
+// it into the one that takes it on, which relies on the packed form of data being its bytes with
+// nothing between packing units: MPI's native representation on one architecture in Open MPI and
+// MPICH (docs/graph-combining.md, "Sizes that travel").
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "cartcoll/layout.hpp"
+
+namespace cartcoll::detail {
+
+// One block of such a message: a call block, packed or unpacked with its own datatype, or a temp
+// block whose packed bytes a message brought (`learned` is its index).
+struct PackedPart {
+  BlockSpec block;
+  int learned = -1;
+};
+
+// The temp blocks a schedule whose sizes travel has learned: packed bytes in the buffer of the
+// message that brought them, valid until that message is received again (the next start).
+using LearnedBlocks = std::vector<std::span<const std::byte>>;
+
+class PackedSend {
+ public:
+  PackedSend(int peer, bool carries_sizes, std::vector<PackedPart> parts, MPI_Comm comm);
+  // Packs the parts (the learned ones from `learned`) into the message's buffer and sends it.
+  MPI_Request post(const LearnedBlocks& learned, int tag);
+
+ private:
+  int peer_;
+  MPI_Comm comm_;
+  std::vector<PackedPart> parts_;
+  std::vector<int> bounds_;  // per call block: MPI_Pack_size
+  int header_ = 0;           // bytes before the first block: the packed sizes, if carried
+  std::vector<std::int64_t> sizes_;
+  std::vector<std::byte> buffer_;
+};
+
+class SizedReceive {
+ public:
+  SizedReceive(int peer, std::vector<PackedPart> parts, MPI_Comm comm);
+  // MPI_Improbe for the message; once it is matched, its MPI_Imrecv into `request`: true.
+  bool try_match(int tag, MPI_Request& request);
+  // The message received: the learned parts point into its buffer, the call blocks are unpacked.
+  // MPI_SUCCESS, or the error class of a block larger than its receive block (MPI_ERR_TRUNCATE; the
+  // block is left as it was) or of a message that does not hold the blocks its sizes announce.
+  int unpack(LearnedBlocks& learned);
+
+ private:
+  int unpack_block(const PackedPart& part, std::span<const std::byte> bytes);
+
+  int peer_;
+  MPI_Comm comm_;
+  std::vector<PackedPart> parts_;
+  int header_ = 0;
+  std::vector<std::int64_t> sizes_;
+  std::vector<std::byte> buffer_;
+  int received_ = 0;  // bytes in buffer_
+};
+
+}  // namespace cartcoll::detail
