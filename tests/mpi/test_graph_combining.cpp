@@ -456,4 +456,77 @@ TEST(GraphCombining, AutoCombinesTheSideWhoseBlocksAreSmall) {
   expect_no_leaks();
 }
 
+// An alltoallv under `auto` where the set-up ran (the dense graph from 12 processes on): each block is
+// forwarded where it is small and sent straight to its receiver where it is large, by the limit the
+// model gives, which both ends of a block apply to its size alike (rule 66): blocking, nonblocking
+// and persistent, exact. With every block small the calls send fewer messages than edges; the first
+// call of the communicator is nonblocking, so it decides without any call that communicates. With
+// some blocks large the calls send more messages than with all small: those go straight.
+TEST(GraphCombining, AutoGatesTheBlocksOfVFormsBySize) {
+  const Watchdog watchdog("auto gates v-form blocks", deadline);
+  const Profile profile("1e-6 1e-5 1e-9");
+  const Graph graph = dense_graph(19);
+  MPI_Comm comm = create_adjacent(graph, MPI_INFO_NULL);
+  ASSERT_NE(comm, MPI_COMM_NULL);
+  const int rank = world_rank();
+  const std::vector<int>& sources = graph.sources(rank);
+  const std::vector<int>& destinations = graph.destinations(rank);
+  auto value = [](int sender, int block, int element) { return sender * 1000000 + block * 10000 + element % 10000; };
+  long long all_small[3] = {};
+  for (const bool some_large : {false, true}) {
+    auto ints = [some_large](int from, int to) { return some_large && (from + 2 * to) % 3 == 0 ? 16384 : 1 + (from + to) % 3; };
+    std::vector<int> sendcounts, sdispls, recvcounts, rdispls, send;
+    for (std::size_t j = 0; j < destinations.size(); ++j) {
+      sdispls.push_back(static_cast<int>(send.size()));
+      sendcounts.push_back(ints(rank, destinations[j]));
+      for (int e = 0; e < sendcounts.back(); ++e) send.push_back(value(rank, static_cast<int>(j), e));
+    }
+    int total = 0;
+    for (int from : sources) {
+      rdispls.push_back(total);
+      recvcounts.push_back(ints(from, rank));
+      total += recvcounts.back();
+    }
+    for (const Form form : {Form::nonblocking, Form::blocking, Form::persistent}) {
+      std::vector<int> recv(static_cast<std::size_t>(total) + 1, -1);
+      const long long sent = messages_everywhere([&] {
+        MPI_Request request = MPI_REQUEST_NULL;
+        if (form == Form::blocking) {
+          ASSERT_EQ(CC_Neighbor_alltoallv(send.data(), sendcounts.data(), sdispls.data(), MPI_INT, recv.data(),
+                                          recvcounts.data(), rdispls.data(), MPI_INT, comm), MPI_SUCCESS);
+          return;
+        }
+        if (form == Form::nonblocking)
+          ASSERT_EQ(CC_Ineighbor_alltoallv(send.data(), sendcounts.data(), sdispls.data(), MPI_INT, recv.data(),
+                                           recvcounts.data(), rdispls.data(), MPI_INT, comm, &request), MPI_SUCCESS);
+        else
+          ASSERT_EQ(CC_Neighbor_alltoallv_init(send.data(), sendcounts.data(), sdispls.data(), MPI_INT, recv.data(),
+                                               recvcounts.data(), rdispls.data(), MPI_INT, comm, MPI_INFO_NULL, &request),
+                    MPI_SUCCESS);
+        if (form == Form::persistent) ASSERT_EQ(CC_Start(&request), MPI_SUCCESS);
+        ASSERT_EQ(CC_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+        if (form == Form::persistent) ASSERT_EQ(CC_Request_free(&request), MPI_SUCCESS);
+      });
+      for (std::size_t i = 0; i < sources.size(); ++i) {
+        const std::vector<int>& theirs = graph.destinations(sources[i]);
+        const auto occurrence = std::count(sources.begin(), sources.begin() + static_cast<std::ptrdiff_t>(i), sources[i]);
+        auto at = theirs.begin();
+        for (long k = 0; k <= occurrence; ++k) at = std::find(k == 0 ? theirs.begin() : at + 1, theirs.end(), rank);
+        const int block = static_cast<int>(at - theirs.begin());
+        for (int e = 0; e < recvcounts[i]; ++e)
+          ASSERT_EQ(recv[static_cast<std::size_t>(rdispls[i] + e)], value(sources[i], block, e))
+              << (some_large ? "some large, " : "all small, ") << "form " << static_cast<int>(form) << ", block " << i;
+      }
+      EXPECT_EQ(recv.back(), -1) << "written past the last block";
+      if (!some_large && world_size() >= 12) EXPECT_LT(sent, direct_messages(graph)) << "form " << static_cast<int>(form);
+      // The large blocks leave the friend exchanges (announced absent there) for messages of their own.
+      if (!some_large) all_small[static_cast<std::size_t>(form)] = sent;
+      else if (world_size() >= 12) EXPECT_GT(sent, all_small[static_cast<std::size_t>(form)]) << "form " << static_cast<int>(form);
+      if (world_size() <= 8) EXPECT_EQ(sent, direct_messages(graph)) << "no set-up runs";
+    }
+  }
+  MPI_Comm_free(&comm);
+  expect_no_leaks();
+}
+
 }  // namespace

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -39,9 +40,10 @@ struct Proof {
 // The set-up for every process, each process's schedule from its pattern, the simulator against the
 // reference model (and the reference model against the receiver-side definition). Where sizes
 // travel, every edge has a size of its own (test::graph_blocks, zeros included), which only the
-// messages that carry sizes tell the forwarders; else all blocks have one.
+// messages that carry sizes tell the forwarders; else all blocks have one. `gate`: `auto`'s size gate
+// (Schedule::forward_up_to), blocks above it going straight to their receivers.
 Proof prove_combining(const Graph& graph, Collective collective, const CombiningParameters& parameters,
-                      int* most_phases = nullptr, bool sizes_travel = false) {
+                      int* most_phases = nullptr, bool sizes_travel = false, std::optional<long long> gate = {}) {
   const SimulatedSetup setup = simulate_combining_setup(graph, parameters);
   Proof proof;
   std::vector<Schedule> schedules;
@@ -51,6 +53,7 @@ Proof prove_combining(const Graph& graph, Collective collective, const Combining
     view.setup = &setup.patterns[static_cast<std::size_t>(rank)];
     schedules.push_back(plan(graph_combining, view, collective));
     schedules.back().sizes_travel = sizes_travel;
+    schedules.back().forward_up_to = gate;
     proof.combined_messages += schedules.back().messages();
     if (most_phases != nullptr) *most_phases = std::max(*most_phases, static_cast<int>(schedules.back().phases.size()));
   }
@@ -319,6 +322,16 @@ TEST_P(CombiningProof, SizesTravelWithEveryEdgeSizedApart) {
     saved += proof.direct_messages - proof.combined_messages;
   }
   EXPECT_GT(saved, 0);
+  if (GetParam() == Collective::alltoall) {  // `auto`'s size gate, blocks of 0 to 6 bytes on either side of it
+    std::mt19937 gated(4321);
+    for (int trial = 0; trial < 200; ++trial) {
+      const test::GraphShape shape{1 + trial % 23, 2 + trial % 11, trial % 3 == 0};
+      const Proof proof = prove_combining(test::random_graph(gated, shape), GetParam(),
+                                          {2, 1 + trial % 4, 1 + trial % 5, 1 + trial % 3, 2 + trial % 4}, nullptr, true,
+                                          trial % 8 - 1);
+      ASSERT_TRUE(proof.result) << "trial " << trial << ", p = " << shape.size << ", gate " << trial % 8 - 1;
+    }
+  }
   for (const graphs::EdgeList& edges : {graphs::erdos_renyi(256, 0.2, 1), graphs::stencil_graph(216, 3, 1, true)})
     for (const int phases : {2, 4}) {
       const Proof proof = prove_combining(graph_of(edges), GetParam(), {4, 16, 8, 6, phases}, nullptr, true);

@@ -35,6 +35,21 @@ BlockRef Schedule::shape_of(BlockRef ref) const {
   return {temp.like, temp.index};
 }
 
+bool Schedule::forwards_own_block(const Message& message, int j) const {
+  return forward_up_to && static_cast<std::size_t>(j) < send_peers.size() &&
+         send_peers[static_cast<std::size_t>(j)] != message.peer;
+}
+
+bool Schedule::message_carries_sizes(const Message& message, bool sent) const {
+  if (message.carries_sizes || !forward_up_to) return message.carries_sizes;
+  const std::vector<int>& peers = sent ? send_peers : recv_peers;
+  return std::any_of(message.blocks.begin(), message.blocks.end(), [&](BlockRef ref) {
+    if (ref.buffer == Buffer::temp) return true;
+    const auto at = static_cast<std::size_t>(ref.block);
+    return at < peers.size() && peers[at] != message.peer;
+  });
+}
+
 namespace {
 
 int present_blocks(std::span<const int> order) {

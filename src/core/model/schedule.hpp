@@ -4,6 +4,7 @@
 // named symbolically (which buffer, which block), never by address. Planners emit it; executors (the
 // MPI executor, the simulator) run it. Nothing here knows an algorithm or a neighborhood.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -89,6 +90,16 @@ struct CARTCOLL_API Schedule {
   // message gives it, not its declared shape; blocks travel as packed bytes through the forwarders
   // and reach their receiver under its own receive type.
   bool sizes_travel = false;
+  // `auto`'s size gate on an alltoall whose sizes travel: a block of more than `forward_up_to` bytes
+  // is not forwarded but sent by its origin straight to its receiver, after the schedule's last
+  // phase, and the messages that would have carried it announce it absent (a size of -1), so that
+  // its receiver knows to expect it; both ends of a block know its size, so each decides alone and
+  // alike. Under the gate every message that holds a forwarded block carries sizes
+  // (message_carries_sizes). nullopt: every block travels as planned.
+  std::optional<long long> forward_up_to;
+  // The rank that receives send block j (alltoall) and the one that sends receive block i: the
+  // graph's lists, which the gate needs to tell forwarded blocks and their direct peers.
+  std::vector<int> send_peers, recv_peers;
 
   // Figures of merit, per call of this process.
   int messages() const;              // point-to-point sends (local copies not counted)
@@ -97,6 +108,12 @@ struct CARTCOLL_API Schedule {
   // The call block that `ref` has the shape of: itself for send and receive blocks, the declared
   // shape for a temp block.
   BlockRef shape_of(BlockRef ref) const;
+  // Whether `message` (one of this schedule's sends where `sent`, else a receive) carries sizes: as
+  // the planner marked it, and under the size gate also wherever it holds a forwarded block (a temp
+  // block, or a call block whose peer is not the message's).
+  bool message_carries_sizes(const Message& message, bool sent) const;
+  // Whether send block j leaves in `message` for a process that forwards it (under the size gate).
+  bool forwards_own_block(const Message& message, int j) const;
 };
 
 // The same schedule with receive block j renamed order[j] (a permutation), temp blocks declared like

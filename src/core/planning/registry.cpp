@@ -84,7 +84,10 @@ Schedule plan(Algorithm algorithm, const CartesianView& view, Collective collect
 }
 
 Schedule plan(Algorithm algorithm, const GraphView& view, Collective collective) {
-  return serving(algorithm, collective, NeighborhoodKind::graph).plan_graph(view, collective);
+  Schedule schedule = serving(algorithm, collective, NeighborhoodKind::graph).plan_graph(view, collective);
+  if (collective == Collective::alltoall) schedule.send_peers.assign(view.destinations.begin(), view.destinations.end());
+  schedule.recv_peers.assign(view.sources.begin(), view.sources.end());
+  return schedule;
 }
 
 }  // namespace cartcoll

@@ -21,7 +21,7 @@ std::string where(int rank, std::size_t phase) {
 class Process {
  public:
   Process(int rank, const Schedule& schedule, const std::vector<Bytes>& send, std::vector<Bytes> recv)
-      : rank_(rank), send_(&send), recv_(std::move(recv)), sizes_travel_(schedule.sizes_travel) {
+      : rank_(rank), schedule_(&schedule), send_(&send), recv_(std::move(recv)), sizes_travel_(schedule.sizes_travel) {
     if (static_cast<int>(send.size()) != schedule.send_blocks || static_cast<int>(recv_.size()) != schedule.recv_blocks)
       throw ScheduleError("rank " + std::to_string(rank) + ": the schedule has " +
                           std::to_string(schedule.send_blocks) + " send and " + std::to_string(schedule.recv_blocks) +
@@ -33,6 +33,7 @@ class Process {
       temps_.push_back(sizes_travel_ ? Bytes() : Bytes(block(temp.like == Buffer::send ? *send_ : recv_, temp.index).size()));
     }
     filled_.assign(temps_.size(), !sizes_travel_);
+    absent_.assign(temps_.size(), false);
   }
 
   const Bytes& read(BlockRef ref) const {
@@ -64,6 +65,33 @@ class Process {
     return into;
   }
   bool sizes_travel() const { return sizes_travel_; }
+  const Schedule& schedule() const { return *schedule_; }
+  // Whether the message carries sizes, as this process sees it (Schedule::message_carries_sizes).
+  bool carries_sizes(const Message& message, bool sent) const {
+    return sizes_travel_ ? schedule_->message_carries_sizes(message, sent) : message.carries_sizes;
+  }
+  // Under the size gate: whether block `ref` of `message` is absent from it (a large own block that
+  // goes straight to its receiver instead, or a temp that was announced absent), and the direct
+  // messages that follow the schedule's last phase.
+  bool absent_from(const Message& message, BlockRef ref) {
+    if (!schedule_->forward_up_to) return false;
+    if (ref.buffer == Buffer::temp) return filled(ref.block) && absent_[static_cast<std::size_t>(ref.block)];
+    if (ref.buffer != Buffer::send || !schedule_->forwards_own_block(message, ref.block)) return false;
+    if (static_cast<long long>(read(ref).size()) <= *schedule_->forward_up_to) return false;
+    direct_sends.emplace_back(ref.block, schedule_->send_peers[static_cast<std::size_t>(ref.block)]);
+    return true;
+  }
+  void announce_absent(BlockRef ref) {
+    if (ref.buffer == Buffer::temp) {
+      write(ref).clear();
+      absent_[static_cast<std::size_t>(ref.block)] = true;
+    } else if (ref.buffer == Buffer::recv && static_cast<std::size_t>(ref.block) < schedule_->recv_peers.size()) {
+      direct_recvs.emplace_back(ref.block, schedule_->recv_peers[static_cast<std::size_t>(ref.block)]);
+    } else {
+      throw ScheduleError("rank " + std::to_string(rank_) + ": a block announced absent where none can be");
+    }
+  }
+  std::vector<std::pair<int, int>> direct_sends, direct_recvs;  // (block, peer), in order
   std::vector<Bytes> release() { return std::move(recv_); }
 
  private:
@@ -79,10 +107,12 @@ class Process {
   }
 
   int rank_;
+  const Schedule* schedule_;
   const std::vector<Bytes>* send_;
   std::vector<Bytes> recv_;
   std::vector<Bytes> temps_;
   std::vector<bool> filled_;  // sizes_travel: which temps a message has filled
+  std::vector<bool> absent_;  // under the size gate: which temps were announced absent
   bool sizes_travel_;
 };
 
@@ -92,7 +122,7 @@ const Phase& phase_of(const Schedule& schedule, std::size_t index) {
 }
 
 // A block read and written in the same phase, or written twice, makes the real execution racy.
-void check_hazards(int rank, std::size_t index, const Phase& phase) {
+void check_hazards(int rank, std::size_t index, const Phase& phase, const Process& process) {
   std::set<std::pair<Buffer, int>> written, read;
   for (const Message& receive : phase.recvs)
     for (const BlockRef& ref : receive.blocks)
@@ -106,7 +136,8 @@ void check_hazards(int rank, std::size_t index, const Phase& phase) {
   // posted: it must be the last between its two processes in the phase, so that none of those takes it.
   for (const auto* messages : {&phase.sends, &phase.recvs})
     for (auto message = messages->begin(); message != messages->end(); ++message)
-      if (message->carries_sizes && std::any_of(message + 1, messages->end(), [&](const Message& later) {
+      if (process.carries_sizes(*message, messages == &phase.sends) &&
+          std::any_of(message + 1, messages->end(), [&](const Message& later) {
             return later.peer == message->peer;
           }))
         throw ScheduleError(where(rank, index) + ": a message that carries sizes comes before another to or from rank " +
@@ -117,7 +148,7 @@ void check_hazards(int rank, std::size_t index, const Phase& phase) {
 struct Sent {
   Bytes stream;
   bool carries_sizes;
-  std::vector<std::size_t> sizes;
+  std::vector<long long> sizes;  // -1: announced absent (the size gate)
 };
 using Mailbox = std::map<std::pair<int, int>, std::deque<Sent>>;  // (from, to) -> FIFO of messages
 
@@ -127,15 +158,21 @@ void check_peer(int rank, std::size_t index, int peer, std::size_t p) {
 }
 
 // Blocks travel as one byte stream, as in a combined datatype.
-void post_sends(int rank, std::size_t index, const Phase& phase, const Process& process, std::size_t p,
+void post_sends(int rank, std::size_t index, const Phase& phase, Process& process, std::size_t p,
                 Mailbox& mailbox) {
   for (const Message& send : phase.sends) {
     check_peer(rank, index, send.peer, p);
-    Sent sent{{}, send.carries_sizes, {}};
+    Sent sent{{}, process.carries_sizes(send, true), {}};
     for (const BlockRef& ref : send.blocks) {
+      if (process.absent_from(send, ref)) {
+        if (!sent.carries_sizes)
+          throw ScheduleError(where(rank, index) + ": an absent block in a message that carries no sizes");
+        sent.sizes.push_back(-1);
+        continue;
+      }
       const Bytes& block = process.read(ref);
       sent.stream.insert(sent.stream.end(), block.begin(), block.end());
-      sent.sizes.push_back(block.size());
+      sent.sizes.push_back(static_cast<long long>(block.size()));
     }
     mailbox[{rank, send.peer}].push_back(std::move(sent));
   }
@@ -149,7 +186,11 @@ void deliver_sized(int rank, std::size_t index, const Message& receive, const Se
                         std::to_string(receive.peer) + ", " + std::to_string(receive.blocks.size()) + " expected");
   std::size_t at = 0;
   for (std::size_t k = 0; k < receive.blocks.size(); ++k) {
-    Bytes& into = process.write_sized(receive.blocks[k], sent.sizes[k], receive.peer);
+    if (sent.sizes[k] < 0) {
+      process.announce_absent(receive.blocks[k]);
+      continue;
+    }
+    Bytes& into = process.write_sized(receive.blocks[k], static_cast<std::size_t>(sent.sizes[k]), receive.peer);
     std::copy_n(sent.stream.begin() + static_cast<std::ptrdiff_t>(at), into.size(), into.begin());
     at += into.size();
   }
@@ -163,10 +204,11 @@ void deliver(int rank, std::size_t index, const Message& receive, Mailbox& mailb
     throw ScheduleError(where(rank, index) + ": receive from rank " + std::to_string(receive.peer) + " meets no send");
   const Sent sent = std::move(queue->second.front());
   queue->second.pop_front();
-  if (sent.carries_sizes != receive.carries_sizes)
+  const bool expects_sizes = process.carries_sizes(receive, false);
+  if (sent.carries_sizes != expects_sizes)
     throw ScheduleError(where(rank, index) + ": rank " + std::to_string(receive.peer) +
                         (sent.carries_sizes ? " sends sizes that are not expected" : " sends no sizes where they are expected"));
-  if (process.sizes_travel() && receive.carries_sizes) return deliver_sized(rank, index, receive, sent, process);
+  if (process.sizes_travel() && expects_sizes) return deliver_sized(rank, index, receive, sent, process);
   if (process.sizes_travel())
     for (const BlockRef& ref : receive.blocks)
       if (ref.buffer == Buffer::temp)
@@ -208,6 +250,31 @@ void run_reductions(int rank, std::size_t index, const Phase& phase, Process& pr
   }
 }
 
+// After the last phase, the blocks the size gate kept from forwarding go straight from their origins
+// to their receivers, which expect exactly the ones announced absent.
+void deliver_absent_blocks(std::vector<Process>& processes, std::size_t p) {
+  std::map<std::pair<int, int>, std::deque<Bytes>> direct;
+  for (std::size_t rank = 0; rank < p; ++rank)
+    for (const auto& [block, peer] : processes[rank].direct_sends) {
+      check_peer(static_cast<int>(rank), processes[rank].schedule().phases.size(), peer, p);
+      direct[{static_cast<int>(rank), peer}].push_back(processes[rank].read({Buffer::send, block}));
+    }
+  for (std::size_t rank = 0; rank < p; ++rank)
+    for (const auto& [block, peer] : processes[rank].direct_recvs) {
+      auto& queue = direct[{peer, static_cast<int>(rank)}];
+      Bytes& into = processes[rank].write({Buffer::recv, block});
+      if (queue.empty() || queue.front().size() != into.size())
+        throw ScheduleError("rank " + std::to_string(rank) + ": a block announced absent does not come from rank " +
+                            std::to_string(peer) + " as expected");
+      into = std::move(queue.front());
+      queue.pop_front();
+    }
+  for (const auto& [pair, queue] : direct)
+    if (!queue.empty())
+      throw ScheduleError("rank " + std::to_string(pair.first) + " sends a block straight to rank " +
+                          std::to_string(pair.second) + " that was not announced absent");
+}
+
 }  // namespace
 
 reference::Blocks simulate(std::span<const Schedule> schedules, const reference::Blocks& send, reference::Blocks recv,
@@ -225,7 +292,7 @@ reference::Blocks simulate(std::span<const Schedule> schedules, const reference:
     Mailbox mailbox;
     for (std::size_t rank = 0; rank < p; ++rank) {
       const Phase& phase = phase_of(schedules[rank], index);
-      check_hazards(static_cast<int>(rank), index, phase);
+      check_hazards(static_cast<int>(rank), index, phase, processes[rank]);
       post_sends(static_cast<int>(rank), index, phase, processes[rank], p, mailbox);
     }
     for (std::size_t rank = 0; rank < p; ++rank)
@@ -240,6 +307,7 @@ reference::Blocks simulate(std::span<const Schedule> schedules, const reference:
       run_reductions(static_cast<int>(rank), index, phase_of(schedules[rank], index), processes[rank], op);
     }
   }
+  deliver_absent_blocks(processes, p);
   reference::Blocks result(p);
   for (std::size_t rank = 0; rank < p; ++rank) result[rank] = processes[rank].release();
   return result;

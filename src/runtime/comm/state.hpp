@@ -47,12 +47,14 @@ std::string_view name_of(DecidedBy decided_by) noexcept;
 
 // What a call runs: a registered algorithm and, for a planner whose set-up has restricted results,
 // the sides of its exchange this process forwards (`auto` may leave one out; docs/graph-combining.md).
-// `sizes_travel`: its schedule lets forwarded blocks carry their sizes (Schedule::sizes_travel).
+// `sizes_travel`: its schedule lets forwarded blocks carry their sizes (Schedule::sizes_travel), under
+// `auto`'s size gate where `forward_up_to` is set (Schedule::forward_up_to).
 struct Choice {
   Algorithm algorithm;
   CombinedSides sides = {};
   DecidedBy decided_by = DecidedBy::forced;
   bool sizes_travel = false;
+  std::optional<long long> forward_up_to = {};
 };
 
 // What a call's layout is checked against before anything is sent:
@@ -169,7 +171,7 @@ class CommState {
  private:
   std::shared_ptr<LibraryComm> library_;
   TagSpace tags_;
-  std::map<std::tuple<Collective, int, bool, bool, bool>, std::shared_ptr<const Schedule>> schedules_;
+  std::map<std::tuple<Collective, int, bool, bool, bool, std::optional<long long>>, std::shared_ptr<const Schedule>> schedules_;
   std::map<std::pair<Collective, int>, Figures> figures_;
 };
 

@@ -14,6 +14,7 @@ namespace cartcoll::detail {
 Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm comm, int tag, Reuse reuse,
                      std::shared_ptr<CommGate> gate)
     : layout_(&layout),
+      schedule_(&schedule),
       comm_(comm),
       tag_(tag),
       reuse_(reuse),
@@ -26,8 +27,10 @@ Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm co
     throw Error(Errc::arg, "the call's blocks do not match the schedule's");
   layout_temps(schedule);
   for (const Phase& phase : schedule.phases) lower_phase(phase);
+  lower_gated_blocks();
   bind_staged_runs();
-  layout_ = nullptr;  // everything needed has been copied out; the caller's Layout may go
+  layout_ = nullptr;  // everything needed has been copied out; the caller's Layout and Schedule may go
+  schedule_ = nullptr;
 }
 
 // Temp block i gets the count and datatype of the call block the schedule declares it like, unless
@@ -131,8 +134,8 @@ bool Execution::lower_sized(const Phase& phase, LoweredPhase& lowered) {
     return std::any_of(message.blocks.begin(), message.blocks.end(), [](BlockRef ref) { return ref.buffer == Buffer::temp; });
   };
   for (const Message& receive : phase.recvs) {
-    if (receive.carries_sizes) {
-      lowered.sized_recvs.emplace_back(receive.peer, packed_parts(receive), comm_);
+    if (schedule_->message_carries_sizes(receive, false)) {
+      lowered.sized_recvs.emplace_back(receive.peer, packed_parts(receive, false), comm_);
       probes_ = true;
     } else if (holds_temp(receive)) {
       throw Error(Errc::intern, "a temp block filled by a message that carries no sizes");
@@ -141,23 +144,55 @@ bool Execution::lower_sized(const Phase& phase, LoweredPhase& lowered) {
     }
   }
   for (const Message& send : phase.sends) {
-    const bool packed = send.carries_sizes || holds_temp(send);
-    if (packed) lowered.packed_sends.emplace_back(send.peer, send.carries_sizes, packed_parts(send), comm_);
+    const bool sized = schedule_->message_carries_sizes(send, true), packed = sized || holds_temp(send);
+    if (packed) lowered.packed_sends.emplace_back(send.peer, sized, packed_parts(send, true), comm_);
     else lowered.sends.push_back(lower(send, lowered.gathered));
-    lowered.packed_first.push_back(packed);
+    lowered.packed_first.push_back(packed ? 1 : 0);
   }
   lowered.matched.assign(lowered.sized_recvs.size(), false);
   return true;
 }
 
-std::vector<PackedPart> Execution::packed_parts(const Message& message) {
+// Under the size gate an own block forwarded through another process is absent where it is larger
+// than the gate (it goes straight to its receiver: gated_), and a receive block knows whom it comes
+// from straight, should it be announced absent.
+std::vector<PackedPart> Execution::packed_parts(const Message& message, bool sent) {
   std::vector<PackedPart> parts;
+  const Schedule& schedule = *schedule_;
   for (const BlockRef& ref : message.blocks) {
-    if (ref.buffer != Buffer::temp) parts.push_back({packable(resolve(ref))});
-    else if (static_cast<std::size_t>(ref.block) < learned_.size()) parts.push_back({{}, ref.block});
-    else throw Error(Errc::arg, "bad buffer in schedule");
+    if (ref.buffer == Buffer::temp) {
+      if (static_cast<std::size_t>(ref.block) >= learned_.size()) throw Error(Errc::arg, "bad buffer in schedule");
+      parts.push_back({{}, ref.block});
+      continue;
+    }
+    const BlockSpec block = resolve(ref);
+    PackedPart part{packable(block)};
+    const auto at = static_cast<std::size_t>(ref.block);
+    if (sent && schedule.forwards_own_block(message, ref.block) && bytes_of(block) > *schedule.forward_up_to) {
+      part.absent = true;
+      gated_.emplace_back(ref.block, schedule.send_peers[at]);
+    }
+    if (!sent && schedule.forward_up_to && at < schedule.recv_peers.size()) part.direct_peer = schedule.recv_peers[at];
+    parts.push_back(part);
   }
   return parts;
+}
+
+// The size gate's own phase, after the schedule's last: the gated blocks, each in a message of its
+// own to its receiver, and (posted per start: post_announced) the receive blocks announced absent.
+void Execution::lower_gated_blocks() {
+  if (!sizes_travel_ || !schedule_->forward_up_to) return;
+  Phase direct;
+  for (const auto& [block, peer] : gated_) direct.sends.push_back({peer, {{Buffer::send, block}}});
+  lower_phase(direct);
+  gate_phase_ = true;
+}
+
+template <typename Post>
+void Execution::post_announced(const Post& post_request) {
+  if (!gate_phase_ || current_ + 1 != phases_.size()) return;
+  for (const PackedPart* part : announced_)
+    post_request(post({pointer_of(part->block.address), part->block.count, part->block.type, part->direct_peer}, false));
 }
 
 // MPI_Reduce_local takes one count and datatype for both blocks: the call's blocks of a reduction
@@ -187,6 +222,7 @@ Execution::~Execution() {
 void Execution::start() {
   current_ = 0;
   posted_ = false;
+  announced_.clear();
   if (gate_ && !gate_->open())
     gate_->start_when_open(*this);
   else
@@ -197,8 +233,11 @@ void Execution::start() {
 void Execution::post_phase(ProgressEngine& engine) {
   LoweredPhase& phase = phases_[current_];
   staging_.gather(phase.gathered);
-  for (const Lowered& m : phase.recvs) engine.post(*this, post(m, false), ProgressEngine::Kind::owned_by_engine);
-  post_sends(phase, [&](MPI_Request request) { engine.post(*this, request, ProgressEngine::Kind::owned_by_engine); });
+  const auto to_engine = [&](MPI_Request request) { engine.post(*this, request, ProgressEngine::Kind::owned_by_engine); };
+  for (const Lowered& m : phase.recvs) to_engine(post(m, false));
+  post_announced(to_engine);
+  post_sends(phase, to_engine);
+  if (phase.sized_recvs.empty()) return;
   phase.matched.assign(phase.sized_recvs.size(), false);
   for (std::size_t k = 0; k < phase.sized_recvs.size(); ++k) engine.expect(*this);
 }
@@ -222,7 +261,7 @@ void Execution::probe(ProgressEngine& engine) noexcept {
 // The current phase's messages received by probe: what they bring placed, a failed one recorded.
 void Execution::unpack_sized() {
   for (SizedReceive& receive : phases_[current_].sized_recvs)
-    if (const int code = receive.unpack(learned_); code != MPI_SUCCESS) record(code);
+    if (const int code = receive.unpack(learned_, announced_); code != MPI_SUCCESS) record(code);
 }
 
 // In the schedule's order, packed or not: two messages to one peer must leave in the order its
@@ -234,8 +273,8 @@ void Execution::post_sends(LoweredPhase& phase, const Post& post_request) {
     return;
   }
   std::size_t plain = 0, packed = 0;
-  for (const bool is_packed : phase.packed_first)
-    post_request(is_packed ? phase.packed_sends[packed++].post(learned_, tag_) : post(phase.sends[plain++], true));
+  for (const std::uint8_t is_packed : phase.packed_first)
+    post_request(is_packed != 0 ? phase.packed_sends[packed++].post(learned_, tag_) : post(phase.sends[plain++], true));
 }
 
 MPI_Request Execution::post(const Lowered& m, bool send) {
@@ -258,13 +297,16 @@ void Execution::run() {
 bool Execution::run_alone() {
   if (gate_ || probes_ || !ProgressEngine::instance().idle()) return false;
   begin();
+  announced_.clear();
   try {
     for (current_ = 0; current_ < phases_.size(); ++current_) {
       const LoweredPhase& phase = phases_[current_];
       alone_.clear();
       staging_.gather(phase.gathered);
-      for (const Lowered& m : phase.recvs) alone_.push_back(post(m, false));
-      post_sends(phases_[current_], [&](MPI_Request request) { alone_.push_back(request); });
+      const auto to_alone = [&](MPI_Request request) { alone_.push_back(request); };
+      for (const Lowered& m : phase.recvs) to_alone(post(m, false));
+      post_announced(to_alone);
+      post_sends(phases_[current_], to_alone);
       wait_alone();
       staging_.scatter(phase.scattered);
       run_copies();

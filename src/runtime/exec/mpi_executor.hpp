@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <vector>
 
@@ -76,7 +77,7 @@ class Execution : public Progressing {
     std::vector<StagedCopy> gathered, scattered;  // into the sends' runs, out of the receives'
     // Where sizes travel: messages sent as packed bytes, and those received by matched probe.
     std::vector<PackedSend> packed_sends;
-    std::vector<bool> packed_first;  // per send, in schedule order: whether it is the next packed one
+    std::vector<std::uint8_t> packed_first;  // per send, in schedule order: whether it is the next packed one (sizes travel)
     std::vector<SizedReceive> sized_recvs;
     std::vector<bool> matched;  // per sized receive, this start
   };
@@ -104,11 +105,15 @@ class Execution : public Progressing {
   BlockSpec packable(const BlockSpec& block);
   void lower_phase(const Phase& phase);
   bool lower_sized(const Phase& phase, LoweredPhase& lowered);
-  std::vector<PackedPart> packed_parts(const Message& message);
+  std::vector<PackedPart> packed_parts(const Message& message, bool sent);
+  void lower_gated_blocks();
+  template <typename Post>
+  void post_announced(const Post& post_request);
   void unpack_sized();
   void layout_temps(const Schedule& schedule);
 
-  const Layout* layout_ = nullptr;  // only while constructing
+  const Layout* layout_ = nullptr;      // only while constructing
+  const Schedule* schedule_ = nullptr;  // only while constructing
   MPI_Comm comm_;
   int tag_;
   Reuse reuse_;
@@ -125,6 +130,11 @@ class Execution : public Progressing {
   bool sizes_travel_ = false;     // Schedule::sizes_travel
   bool probes_ = false;           // some phase receives by matched probe (never run alone)
   LearnedBlocks learned_;         // sizes_travel_: the temp blocks, as the messages that filled them hold them
+  // Under the size gate (Schedule::forward_up_to): the own blocks kept from forwarding, sent straight
+  // to their receivers in a last phase of their own, which also receives the blocks announced absent.
+  std::vector<std::pair<int, int>> gated_;       // (send block, its receiver)
+  bool gate_phase_ = false;                      // phases_.back() is that phase
+  std::vector<const PackedPart*> announced_;     // this start's receive blocks announced absent
   std::size_t current_ = 0;
   bool posted_ = false;  // the current phase's messages are posted
   std::shared_ptr<CommGate> gate_;

@@ -35,7 +35,7 @@ PackedSend::PackedSend(int peer, bool carries_sizes, std::vector<PackedPart> par
 MPI_Request PackedSend::post(const LearnedBlocks& learned, int tag) {
   std::size_t capacity = static_cast<std::size_t>(header_);
   for (std::size_t k = 0; k < parts_.size(); ++k)
-    capacity += parts_[k].learned >= 0 ? learned.at(static_cast<std::size_t>(parts_[k].learned)).size()
+    capacity += parts_[k].learned >= 0 ? learned.at(static_cast<std::size_t>(parts_[k].learned)).bytes.size()
                                        : static_cast<std::size_t>(bounds_[k]);
   if (capacity > static_cast<std::size_t>(std::numeric_limits<int>::max()))
     throw Error(Errc::count, "a forwarded message of more than 2^31 bytes");
@@ -44,10 +44,14 @@ MPI_Request PackedSend::post(const LearnedBlocks& learned, int tag) {
   int position = header_;
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const int start = position;
-    if (parts_[k].learned >= 0) {
-      const std::span<const std::byte> bytes = learned[static_cast<std::size_t>(parts_[k].learned)];
-      if (!bytes.empty()) std::memcpy(buffer_.data() + position, bytes.data(), bytes.size());
-      position += static_cast<int>(bytes.size());
+    const Learned* forwarded = parts_[k].learned >= 0 ? &learned[static_cast<std::size_t>(parts_[k].learned)] : nullptr;
+    if (parts_[k].absent || (forwarded != nullptr && forwarded->absent)) {
+      sizes_[k] = -1;
+      continue;
+    }
+    if (forwarded != nullptr) {
+      if (!forwarded->bytes.empty()) std::memcpy(buffer_.data() + position, forwarded->bytes.data(), forwarded->bytes.size());
+      position += static_cast<int>(forwarded->bytes.size());
     } else if (bounds_[k] > 0) {
       const BlockSpec& block = parts_[k].block;
       check(MPI_Pack(pointer_of(block.address), block.count, block.type, buffer_.data(), size, &position, comm_), "MPI_Pack");
@@ -79,7 +83,7 @@ bool SizedReceive::try_match(int tag, MPI_Request& request) {
   return true;
 }
 
-int SizedReceive::unpack(LearnedBlocks& learned) {
+int SizedReceive::unpack(LearnedBlocks& learned, std::vector<const PackedPart*>& announced) {
   if (received_ < header_) return MPI_ERR_INTERN;
   int at = 0;
   check(MPI_Unpack(buffer_.data(), header_, &at, sizes_.data(), static_cast<int>(sizes_.size()), MPI_INT64_T, comm_),
@@ -88,9 +92,15 @@ int SizedReceive::unpack(LearnedBlocks& learned) {
   std::size_t offset = static_cast<std::size_t>(header_);
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const std::int64_t size = sizes_[k];
+    if (size == -1) {  // the size gate sends it straight to its receiver
+      if (parts_[k].learned >= 0) learned.at(static_cast<std::size_t>(parts_[k].learned)) = {{}, true};
+      else if (parts_[k].direct_peer >= 0) announced.push_back(&parts_[k]);
+      else return MPI_ERR_INTERN;
+      continue;
+    }
     if (size < 0 || offset + static_cast<std::size_t>(size) > static_cast<std::size_t>(received_)) return MPI_ERR_INTERN;
     const std::span<const std::byte> bytes(buffer_.data() + offset, static_cast<std::size_t>(size));
-    if (parts_[k].learned >= 0) learned.at(static_cast<std::size_t>(parts_[k].learned)) = bytes;
+    if (parts_[k].learned >= 0) learned.at(static_cast<std::size_t>(parts_[k].learned)) = {bytes, false};
     else if (const int failed = unpack_block(parts_[k], bytes); code == MPI_SUCCESS) code = failed;
     offset += bytes.size();
   }

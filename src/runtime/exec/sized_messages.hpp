@@ -25,15 +25,25 @@
 namespace cartcoll::detail {
 
 // One block of such a message: a call block, packed or unpacked with its own datatype, or a temp
-// block whose packed bytes a message brought (`learned` is its index).
+// block whose packed bytes a message brought (`learned` is its index). Under `auto`'s size gate
+// (Schedule::forward_up_to) an own block above the gate is `absent`: announced with a size of -1,
+// it goes straight to its receiver after the last phase; a receive block announced absent comes
+// straight from `direct_peer`.
 struct PackedPart {
   BlockSpec block;
   int learned = -1;
+  bool absent = false;
+  int direct_peer = -1;
 };
 
-// The temp blocks a schedule whose sizes travel has learned: packed bytes in the buffer of the
-// message that brought them, valid until that message is received again (the next start).
-using LearnedBlocks = std::vector<std::span<const std::byte>>;
+// A temp block a schedule whose sizes travel has learned: packed bytes in the buffer of the message
+// that brought them, valid until that message is received again (the next start), or announced
+// absent.
+struct Learned {
+  std::span<const std::byte> bytes;
+  bool absent = false;
+};
+using LearnedBlocks = std::vector<Learned>;
 
 class PackedSend {
  public:
@@ -56,10 +66,11 @@ class SizedReceive {
   SizedReceive(int peer, std::vector<PackedPart> parts, MPI_Comm comm);
   // MPI_Improbe for the message; once it is matched, its MPI_Imrecv into `request`: true.
   bool try_match(int tag, MPI_Request& request);
-  // The message received: the learned parts point into its buffer, the call blocks are unpacked.
-  // MPI_SUCCESS, or the error class of a block larger than its receive block (MPI_ERR_TRUNCATE; the
-  // block is left as it was) or of a message that does not hold the blocks its sizes announce.
-  int unpack(LearnedBlocks& learned);
+  // The message received: the learned parts point into its buffer, the call blocks are unpacked,
+  // and the receive blocks announced absent are added to `announced`. MPI_SUCCESS, or the error
+  // class of a block larger than its receive block (MPI_ERR_TRUNCATE; the block is left as it was)
+  // or of a message that does not hold the blocks its sizes announce.
+  int unpack(LearnedBlocks& learned, std::vector<const PackedPart*>& announced);
 
  private:
   int unpack_block(const PackedPart& part, std::span<const std::byte> bytes);

@@ -110,9 +110,12 @@ int size_class(long long received) {
 // point, which every process reaches at the same call) measures it. A planner whose set-up has no
 // restricted results forwards blocks of processes that have no edge with each other, so there every
 // process forwards or none does, by the size of its first block, which the assertion it needs makes
-// the same everywhere.
+// the same everywhere. In a v or w alltoall (`sizes_differ`) the sizes a forwarder sees tie nobody:
+// there each block is forwarded, or sent straight to its receiver after the schedule, by its own size
+// against the limit, which both its ends know (Schedule::forward_up_to); allgatherv and allgatherw
+// run direct under `auto` (requested_for_call).
 Choice graph_choice(CommState& state, const ForwardingVerdict& verdict, const Layout& layout, CallKind kind,
-                    bool may_communicate) {
+                    bool may_communicate, bool sizes_differ) {
   auto& measured = state.auto_choices.combine_up_to;
   const std::pair key{layout.collective, kind};
   auto known = measured.find(key);
@@ -122,6 +125,10 @@ Choice graph_choice(CommState& state, const ForwardingVerdict& verdict, const La
       known != measured.end() ? known->second : verdict.up_to[layout.collective == Collective::alltoall ? 0 : 1];
   const DecidedBy decided_by = known != measured.end() ? DecidedBy::trial : DecidedBy::model;
   auto fits = [limit](std::span<const BlockSpec> blocks) { return !blocks.empty() && bytes_of(blocks.front()) <= limit; };
+  if (sizes_differ) {  // per block, by the gate, which both ends of a block apply alike (Schedule::forward_up_to)
+    if (limit < 0) return {verdict.direct, {}, decided_by};
+    return {verdict.forwarding, {}, decided_by, true, limit};
+  }
   if (verdict.forwarding.planner().setup->restricted == nullptr) {  // all or none: by the one asserted size
     if (fits(layout.send) || (layout.send.empty() && fits(layout.recv))) return {verdict.forwarding, {}, decided_by};
     return {verdict.direct, {}, decided_by};
@@ -140,7 +147,8 @@ Choice per_call(CommState& state, Algorithm requested, const Layout& layout, Con
     return {allowed, {}, allowed == requested ? DecidedBy::forced : DecidedBy::contract,
             sizes_travel(state, layout, contract, allowed)};
   if (const GraphNeighborhood* graph = state.neighborhood.graph(); graph != nullptr && graph->auto_verdict)
-    return graph_choice(state, *graph->auto_verdict, layout, kind, may_communicate);
+    return graph_choice(state, *graph->auto_verdict, layout, kind, may_communicate,
+                        forwarded_sizes_may_differ(state, layout, contract, requested));
   const auto candidates = state.neighborhood.auto_candidates(layout.collective);
   if (candidates.size() == 1) return {candidates.front(), {}, DecidedBy::only_candidate};  // nothing to agree on
   if (state.settings.profile) return {cheapest_by_model(state, *state.settings.profile, layout), {}, DecidedBy::profile};

@@ -73,11 +73,15 @@ bool forwarded_sizes_may_differ(const CommState& state, const Layout& layout, Co
 }
 
 // A planner whose schedules cannot carry sizes gives way to the direct exchange where they would
-// have to; `auto` does not yet choose where sizes travel.
+// have to. `auto` chooses there only on a graph whose verdict forwards with a planner that carries
+// sizes, for the alltoall family (graph_choice gates its blocks by size); elsewhere it runs direct.
 Algorithm requested_for_call(const CommState& state, const Layout& layout, Contract contract, Algorithm requested) {
   if (!forwarded_sizes_may_differ(state, layout, contract, requested)) return requested;
-  if (!requested.is_automatic() && requested.planner().sizes_may_travel(state.neighborhood.kind())) return requested;
-  return direct_exchange();
+  if (!requested.is_automatic()) return requested.planner().sizes_may_travel(state.neighborhood.kind()) ? requested : direct_exchange();
+  const GraphNeighborhood* graph = state.neighborhood.graph();
+  const bool gates = graph != nullptr && graph->auto_verdict && layout.collective == Collective::alltoall &&
+                     graph->auto_verdict->forwarding.planner().sizes_may_travel(NeighborhoodKind::graph);
+  return gates ? requested : direct_exchange();
 }
 
 bool sizes_travel(const CommState& state, const Layout& layout, Contract contract, Algorithm algorithm) {

@@ -83,6 +83,9 @@ Choice per_call(CommState& state, Algorithm requested, const Layout& layout, Con
 Algorithm requested_for_call(const CommState& state, const Layout& layout, Contract contract, Algorithm requested);
 // Whether a call running `algorithm` lets its forwarded blocks carry their sizes (Choice::sizes_travel).
 bool sizes_travel(const CommState& state, const Layout& layout, Contract contract, Algorithm algorithm);
+// Whether processes may size the blocks a planner forwards differently from what the forwarders'
+// own arguments say (a v or w call under MPI's contract, ...), so that their sizes must travel.
+bool forwarded_sizes_may_differ(const CommState& state, const Layout& layout, Contract contract, Algorithm algorithm);
 
 // The registered planners `auto` chooses among per call for `collective` on `neighborhood`: those
 // that serve its kind, less those that need nodes unless there are several of several processes.
