@@ -115,7 +115,7 @@ done
 
 echo
 echo "== The layer's report of one run (CARTCOLL_REPORT=1)"
-CARTCOLL_REPORT=1 mpirun -n 4 -x LD_PRELOAD="$layer" -x CARTCOLL_REPORT ./ksp_ex2 -m 30 -n 30 -sf_type neighbor \
+CARTCOLL_REPORT=1 timeout 300 mpirun -n 4 -x LD_PRELOAD="$layer" -x CARTCOLL_REPORT ./ksp_ex2 -m 30 -n 30 -sf_type neighbor \
   2>&1 >/dev/null | grep '^cartcoll:' | sort
 
 # DOLFINx: the programs of scripts/clients/, run by the Python that has DOLFINx (another python3 may
