@@ -8,17 +8,28 @@
 #   scatter_reverse: MPI_Ineighbor_alltoallv + MPI_Wait) that checks every ghost and every sum itself.
 # Steps:
 #   1. every program at several process counts, without and with the layer preloaded (DOLFINx's also
-#      with graph-combining forced): the outputs (stdout) must be byte-identical;
+#      with graph-combining and with graph-routing forced): the outputs (stdout) must be
+#      byte-identical, and at the largest count each forced run's report (CARTCOLL_REPORT) must show
+#      MPI_Ineighbor_alltoallv calls that send fewer messages than the process has edges (v calls
+#      combined or routed);
 #   2. a larger KSP solve and the ghost-update loop timed both ways (PETSc's own -log_view: whole run,
 #      and VecScatterBegin + VecScatterEnd per call; the loop's own clock around its updates);
-#   3. the layer's report (CARTCOLL_REPORT=1) of one run of each.
-# Ends with a line "N identical, N differ". Heavy (PETSc, DOLFINx and their dependencies, about 1.5 GB),
-# so not part of scripts/test.sh. Usage: bash scripts/clients.sh [--quick]
-# --quick: PETSc at 2 and 4 processes and a smaller solve; DOLFINx's ghost-update check at 3 processes,
-# untimed.
-source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+#   3. the layer's report (CARTCOLL_REPORT=1) of one PETSc solve, and of the ghost-update runs at
+#      the largest count (one per algorithm setting), summed per function and algorithm.
+# Ends with a line "N identical, N differ, N forced runs combined no v call"; fails unless the last
+# two are 0.
+# Every MPI run has a timeout. Heavy (PETSc, DOLFINx and their dependencies, about 1.5 GB), so not part
+# of scripts/test.sh. Usage: bash scripts/clients.sh [--quick | --help]
+# --quick: PETSc at 2 and 4 processes and a smaller solve; DOLFINx's ghost-update check at 8 processes
+# (the fewest at which DOLFINx's graphs give both forced algorithms v calls to combine), untimed.
 quick=0
-[[ ${1:-} == --quick ]] && quick=1
+case ${1:-} in
+  --quick) quick=1 ;;
+  -h | --help) awk 'NR > 2 && !/^#/ { exit } NR > 2 { sub(/^# ?/, ""); print }' "$0"; exit 0 ;;
+  '') ;;
+  *) echo "unknown argument $1 (usage: bash scripts/clients.sh [--quick | --help])" >&2; exit 2 ;;
+esac
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
 packages+=(petsc-dev libpetsc3.18-dev-examples python3-dolfinx)
 install_dependencies
 # The build scripts/demo.sh makes (so the demonstration's last step reuses it).
@@ -40,7 +51,8 @@ run() {
   shift 3
   local preload=()
   [[ $how == layer ]] && preload=(-x "LD_PRELOAD=$layer")
-  mpirun -n "$procs" "${preload[@]}" "./$program" "$@" 2>"$program.err"
+  timeout 300 mpirun -n "$procs" "${preload[@]}" "./$program" "$@" 2>"$program.err" ||
+    echo "$program exited with status $? (stderr: $out/petsc/$program.err)" >&2
 }
 
 cases=("ksp_ex2 -m 30 -n 30 -ksp_monitor_short -ksp_converged_reason"
@@ -103,7 +115,7 @@ done
 
 echo
 echo "== The layer's report of one run (CARTCOLL_REPORT=1)"
-CARTCOLL_REPORT=1 mpirun -n 4 -x LD_PRELOAD="$layer" -x CARTCOLL_REPORT ./ksp_ex2 -m 30 -n 30 -sf_type neighbor \
+CARTCOLL_REPORT=1 timeout 300 mpirun -n 4 -x LD_PRELOAD="$layer" -x CARTCOLL_REPORT ./ksp_ex2 -m 30 -n 30 -sf_type neighbor \
   2>&1 >/dev/null | grep '^cartcoll:' | sort
 
 # DOLFINx: the programs of scripts/clients/, run by the Python that has DOLFINx (another python3 may
@@ -128,34 +140,60 @@ for program in dolfinx_poisson dolfinx_ghost_update; do
 done
 
 # run_dolfinx <procs> <native|layer|graph-combining> <program> [args...]: the program's stdout
-# (stderr to <program>.err), nothing where it fails or runs past 10 minutes. graph-combining: the
-# layer with that algorithm forced on every communicator and friends sharing 2 out-neighbors enough.
+# (stderr to <program>.err), nothing where it fails or runs past 5 minutes. graph-combining: the
+# layer with that algorithm forced on every communicator and friends sharing 2 out-neighbors enough;
+# graph-routing: the layer with that algorithm forced.
 # With output_dir set, each process's output goes to its own files there too.
 run_dolfinx() {
   local procs=$1 how=$2 program=$3
   shift 3
   local layer_args=()
   [[ $how != native ]] && layer_args=(-x "LD_PRELOAD=$layer")
-  [[ $how == graph-combining ]] && layer_args+=(-x CARTCOLL_ALGORITHM=graph-combining -x CARTCOLL_COMBINING_THRESHOLD=2)
+  [[ $how == graph-* ]] && layer_args+=(-x "CARTCOLL_ALGORITHM=$how")
+  [[ $how == graph-combining ]] && layer_args+=(-x CARTCOLL_COMBINING_THRESHOLD=2)
   [[ $how != native && -n ${CARTCOLL_REPORT:-} ]] && layer_args+=(-x CARTCOLL_REPORT)
   [[ -n ${output_dir:-} ]] && layer_args+=(--output-filename "$output_dir")
-  timeout 600 mpirun -n "$procs" "${layer_args[@]}" "$python" "$programs/$program.py" "$@" 2>"$program.err" ||
+  timeout 300 mpirun -n "$procs" "${layer_args[@]}" "$python" "$programs/$program.py" "$@" 2>"$program.err" ||
     echo "$program exited with status $? (stderr: $out/dolfinx/$program.err)" >&2
 }
 
-# graph-routing is left out: forced, it needs cartcoll_assert_uniform_blocks=true on a graph, and
-# DOLFINx's v calls send blocks of different sizes (the layer refuses the communicators without it).
+# combined_v_lines <report folder>: of the report's MPI_Ineighbor_alltoallv lines (one per process
+# and communicator), how many there are and how many send fewer messages per call than the process
+# has edges to others ("LINES COMBINED"); 0 0 where there is no report.
+combined_v_lines() {
+  cat "$1"/*/rank.*/stderr 2>/dev/null | grep '^cartcoll:' | awk '
+    { for (i = 2; i <= NF; i++) { split($i, kv, "="); field[kv[1]] = kv[2] } }
+    field["function"] == "MPI_Ineighbor_alltoallv" && field["calls"] > 0 {
+      lines++; combined += field["messages_after"] < field["messages_before"] }
+    END { print lines + 0, combined + 0 }'
+}
+
+# Each layered run writes its report (CARTCOLL_REPORT=1) to report.<procs>.<program>.<how>/, each
+# process's lines in its own file: mpirun's merged stderr can cut a line of one process into another's.
+# At 3 processes the layer finds Cartesian neighborhoods in most of DOLFINx's graphs and every process
+# has at most 2 neighbors: nothing to combine; at 4 graph-combining combines a few v calls and
+# graph-routing none; at 8 (out-degrees up to 7) both do, which the check asserts there.
 dolfinx_cases=(dolfinx_poisson dolfinx_ghost_update)
 dolfinx_procs=(3 4 8)
-((quick)) && dolfinx_cases=(dolfinx_ghost_update) dolfinx_procs=(3)
+((quick)) && dolfinx_cases=(dolfinx_ghost_update) dolfinx_procs=(8)
+not_combined=0
 echo
 echo "== DOLFINx $(dpkg-query -W -f='${Version}' python3-dolfinx) (scripts/clients/), without and with $layer"
 for procs in "${dolfinx_procs[@]}"; do
   for program in "${dolfinx_cases[@]}"; do
     run_dolfinx "$procs" native "$program" >native.out
-    for how in layer graph-combining; do
-      run_dolfinx "$procs" "$how" "$program" >"$how.out"
+    for how in layer graph-combining graph-routing; do
+      rm -rf "report.$procs.$program.$how"
+      CARTCOLL_REPORT=1 output_dir=report.$procs.$program.$how run_dolfinx "$procs" "$how" "$program" >"$how.out"
       compare "$(printf '%2d processes  %s, %s' "$procs" "$program" "${how/layer/default algorithm}")" native.out "$how.out"
+      [[ $how == layer ]] && continue
+      read -r lines combined < <(combined_v_lines "report.$procs.$program.$how")
+      printf '           %d of %d MPI_Ineighbor_alltoallv report lines send fewer messages than edges\n' \
+        "$combined" "$lines"
+      if ((procs == dolfinx_procs[-1] && combined == 0)); then
+        not_combined=$((not_combined + 1))
+        echo "NOT COMBINED  $how forced at $procs processes combined no MPI_Ineighbor_alltoallv call"
+      fi
     done
   done
 done
@@ -180,18 +218,16 @@ if ((!quick)); then
   done
 fi
 
-# The report of one ghost-update run per algorithm setting: its lines summed per MPI function and
-# algorithm (report lines, calls, messages per call before and after, summed over the lines). Read
-# from each process's own file: mpirun's merged stderr can cut a line of one process into another's.
+# The reports of the ghost-update runs at the largest count above, one per algorithm setting: their
+# lines summed per MPI function and algorithm (report lines, calls, messages per call before and
+# after, summed over the lines).
 echo
-echo "== The layer's report of one ghost-update run at ${dolfinx_procs[-1]} processes (CARTCOLL_REPORT=1), summed"
-for how in layer graph-combining; do
+echo "== The layer's report of the ghost-update runs at ${dolfinx_procs[-1]} processes (CARTCOLL_REPORT=1), summed"
+for how in layer graph-combining graph-routing; do
   echo "-- ${how/layer/default algorithm}"
-  rm -rf "report.$how"
-  CARTCOLL_REPORT=1 output_dir=report.$how run_dolfinx "${dolfinx_procs[-1]}" "$how" dolfinx_ghost_update >/dev/null
   printf '%-26s %-16s %-14s %6s %7s %16s %15s\n' function algorithm decided_by lines calls messages_before \
     messages_after
-  cat "report.$how"/*/rank.*/stderr | grep '^cartcoll:' | awk '
+  cat "report.${dolfinx_procs[-1]}.dolfinx_ghost_update.$how"/*/rank.*/stderr | grep '^cartcoll:' | awk '
     { for (i = 2; i <= NF; i++) { split($i, kv, "="); field[kv[1]] = kv[2] }
       key = sprintf("%-26s %-16s %-14s", field["function"], field["algorithm"], field["decided_by"])
       lines[key]++; calls[key] += field["calls"]; before[key] += field["messages_before"]; after[key] += field["messages_after"] }
@@ -200,5 +236,5 @@ for how in layer graph-combining; do
 done
 
 echo
-echo "$identical identical, $differ differ"
-((differ == 0))
+echo "$identical identical, $differ differ, $not_combined forced runs combined no v call"
+((differ == 0 && not_combined == 0))

@@ -4,7 +4,8 @@
 # 9-point stencil halo exchange checked against the reference model, the benchmark suite's short
 # version (scripts/bench-suite.sh --quick: cartcoll against MPI_Neighbor_* at 27 processes, Open MPI
 # over TCP loopback and shared memory), and PETSc's tutorials and DOLFINx's checked ghost updates
-# through libcartcoll_mpi (scripts/clients.sh --quick). Ends with what ran, one table of the measured
+# through libcartcoll_mpi, with the default algorithm and with graph-combining and graph-routing
+# forced (scripts/clients.sh --quick). Ends with what ran, one table of the measured
 # speed-up over MPI_Neighbor_* per transport and block size, and where the figures are. Every step
 # says what it is doing at least every 30 s. Takes about a quarter of an hour on 2 cores.
 source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
@@ -56,7 +57,7 @@ ran+=("cartcoll-bench against MPI_Neighbor_* at 27 processes (Moore 3-D radius 1
 
 if narrate "real, unmodified clients: PETSc's tutorials (-sf_type neighbor) and DOLFINx's ghost updates without and with libcartcoll_mpi" \
   bash "$repo/scripts/clients.sh" --quick; then
-  ran+=("PETSc's tutorials and DOLFINx's ghost updates without and with libcartcoll_mpi preloaded (outputs compared above)")
+  ran+=("PETSc's tutorials and DOLFINx's ghost updates without and with libcartcoll_mpi preloaded, DOLFINx's also with graph-combining and graph-routing forced (outputs compared, combined v calls checked above)")
 else
   ran+=("PETSc's tutorials and DOLFINx's ghost updates: the step failed (see its output above)")
 fi
