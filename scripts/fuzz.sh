@@ -4,7 +4,8 @@
 # neighborhoods (t 0..12, coordinates -6..6), node sizes, alltoall/allgather and block sizes 0..4
 # bytes; and random distributed graphs (p <= 16, repeated and self edges, processes without edges,
 # absent neighbors) with graph-combining's parameters (phase budgets 2..4), node sizes and routing
-# grids. Every planner's schedules run in the simulator against the reference model, the graph
+# grids, blocks of one size or sized per edge (sizes that travel, alltoall also under `auto`'s size
+# gate). Every planner's schedules run in the simulator against the reference model, the graph
 # planners' set-ups through the simulated transport (tests/fuzz/fuzz_planner.cpp).
 #
 #   scripts/fuzz.sh [seconds] [libFuzzer flags...]     (default 60 seconds)

@@ -4,10 +4,13 @@
 // set-ups run for all processes through the simulated transport (graph-combining with the drawn
 // phase budget, node-combining within the drawn nodes, graph-routing on the drawn grid), and what
 // the MPI layer plans under `auto`: the direct exchange beside a combining pattern, and each process
-// combining only the sides it has blocks on.
+// combining only the sides it has blocks on. Drawn too: blocks sized per edge (a v or w call), where
+// every planner that carries sizes runs with sizes that travel, alltoall also under `auto`'s size gate.
 #include <algorithm>
 #include <cstddef>
 #include <cstdio>
+#include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <utility>
@@ -29,6 +32,8 @@ struct GraphCase {
   std::size_t block_size = 0;
   CombiningParameters combining;  // node_size: node-combining's nodes (graph-combining runs with 0)
   int routing_dims = 1;
+  bool per_edge = false;                // blocks sized per edge: sizes travel
+  std::optional<long long> gate;        // under per_edge, alltoall: `auto`'s size gate
 };
 
 Graph decode_graph(Reader& in) {
@@ -66,7 +71,24 @@ GraphCase decode(Reader& in) {
   c.combining.matching_rounds = 1 + in.next(6);
   c.combining.node_size = in.next(c.graph.size() + 1);
   c.routing_dims = 1 + in.next(3);
+  c.per_edge = in.next(2) == 1;
+  if (const int gate = in.next(9); c.per_edge && c.collective == Collective::alltoall && gate < 8) c.gate = gate - 1;
   return c;
+}
+
+// Under per_edge, the size of the k-th edge from `from` to `to` (allgather: of `from`'s one block).
+std::size_t edge_size(const GraphCase& c, int from, int to, int k) {
+  if (!c.per_edge) return c.block_size;
+  const int key = c.collective == Collective::allgather ? from : (from * 131 + to) * 31 + k;
+  return static_cast<std::size_t>((key * 2654435761u) >> 7) % 7u;
+}
+
+// For each entry of `ranks`, how often the same rank came before it.
+std::vector<int> occurrences(const std::vector<int>& ranks) {
+  std::map<int, int> seen;
+  std::vector<int> k;
+  for (int rank : ranks) k.push_back(seen[rank]++);
+  return k;
 }
 
 void list(std::ostringstream& out, const std::vector<int>& ranks) {
@@ -88,7 +110,8 @@ std::string describe(const GraphCase& c) {
   out << ", " << (c.collective == Collective::alltoall ? "alltoall" : "allgather") << ", block size " << c.block_size
       << ", threshold " << k.threshold << ", phases " << k.phases << ", steps " << k.steps << ", candidates "
       << k.candidates << ", matching rounds " << k.matching_rounds << ", node size " << k.node_size
-      << ", routing dimensions " << c.routing_dims;
+      << ", routing dimensions " << c.routing_dims << (c.per_edge ? ", sizes per edge" : "");
+  if (c.gate) out << ", size gate " << *c.gate;
   return out.str();
 }
 
@@ -141,10 +164,17 @@ void fuzz_graph(std::span<const std::uint8_t> input, Reader& in, bool print) {
 
   reference::Blocks send(static_cast<std::size_t>(p)), recv(static_cast<std::size_t>(p));
   for (int r = 0; r < p; ++r) {
-    const std::size_t blocks = c.collective == Collective::allgather ? 1 : c.graph.destinations(r).size();
-    for (std::size_t j = 0; j < blocks; ++j) send[static_cast<std::size_t>(r)].push_back(fill(0x5E4Du, r, static_cast<int>(j), c.block_size));
-    for (std::size_t i = 0; i < c.graph.sources(r).size(); ++i)
-      recv[static_cast<std::size_t>(r)].push_back(fill(0xA5E7u, r, static_cast<int>(i), c.block_size));
+    const std::vector<int>& out = c.graph.destinations(r);
+    const std::vector<int> out_k = occurrences(out), in_k = occurrences(c.graph.sources(r));
+    const std::size_t blocks = c.collective == Collective::allgather ? 1 : out.size();
+    for (std::size_t j = 0; j < blocks; ++j)
+      send[static_cast<std::size_t>(r)].push_back(
+          fill(0x5E4Du, r, static_cast<int>(j), c.collective == Collective::allgather ? edge_size(c, r, r, 0) : edge_size(c, r, out[j], out_k[j])));
+    for (std::size_t i = 0; i < c.graph.sources(r).size(); ++i) {
+      const int from = c.graph.sources(r)[i];
+      const std::size_t size = from == no_process ? c.block_size : edge_size(c, from, r, in_k[i]);
+      recv[static_cast<std::size_t>(r)].push_back(fill(0xA5E7u, r, static_cast<int>(i), size));
+    }
   }
   const reference::Blocks want = reference::exchange(c.graph, c.collective, send, recv);
 
@@ -165,6 +195,18 @@ void fuzz_graph(std::span<const std::uint8_t> input, Reader& in, bool print) {
     const auto pattern_of = [&](int r) -> const CombiningPattern* {
       return entry.setup == &detail::combining_setup ? &patterns[static_cast<std::size_t>(r)] : nullptr;
     };
+    if (c.per_edge) {  // a v or w call: only what carries sizes forwards, and then with sizes that travel
+      if (!entry.graph_sizes_travel && entry.setup != nullptr) continue;
+      prove(decoded, name + " with sizes that travel", c.collective, send, recv, want, [&] {
+        std::vector<Schedule> schedules = plan_all(c, setups, entry, pattern_of);
+        for (Schedule& schedule : schedules) {
+          schedule.sizes_travel = true;
+          schedule.forward_up_to = c.gate;
+        }
+        return schedules;
+      });
+      continue;
+    }
     prove(decoded, name, c.collective, send, recv, want, [&] { return plan_all(c, setups, entry, pattern_of); });
     if (entry.setup != &detail::combining_setup) continue;
     // Beside this planner's set-up: the direct exchange in its last phase, and auto's mix.

@@ -43,7 +43,8 @@ void send_held(Held& held, std::span<const int> extents, int k, int self, bool a
     if (const int hop = next_hop(extents, self, block.destination, k); hop != self) by_hop[hop].push_back(block);
   for (const auto& [hop, blocks] : by_hop) {
     // A hop that is not every block's destination keeps some to forward: it learns their sizes.
-    const bool forwarded = std::any_of(blocks.begin(), blocks.end(), [hop](const RoutedBlock& b) { return b.destination != hop; });
+    const int to = hop;  // clang before 16 cannot capture a structured binding
+    const bool forwarded = std::any_of(blocks.begin(), blocks.end(), [to](const RoutedBlock& b) { return b.destination != to; });
     Message message{hop, {}, forwarded};
     for_each_block_sent(blocks, allgather, [&](std::span<const RoutedBlock> run) { message.blocks.push_back(held.at(run.front())); });
     for (const RoutedBlock& block : blocks) held.erase(block);
