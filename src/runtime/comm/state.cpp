@@ -67,7 +67,7 @@ void CommState::give_back(std::unique_ptr<ScheduledOperation> operation, std::ui
 std::shared_ptr<const Schedule> CommState::schedule(Collective collective, Choice choice) {
   auto& cached = schedules_[{collective, choice.algorithm.id(), choice.sides.sends, choice.sides.receives, choice.sizes_travel}];
   if (cached) return cached;
-  Schedule planned = neighborhood.plan(choice.algorithm, collective, rank, choice.sides);
+  Schedule planned = neighborhood.plan(choice.algorithm, collective, rank, choice.sides, choice.sizes_travel);
   planned.sizes_travel = choice.sizes_travel;
   cached = std::make_shared<const Schedule>(std::move(planned));
   return cached;
