@@ -24,8 +24,9 @@ cartcoll::Graph dense_graph(unsigned seed);
 long long direct_messages(const cartcoll::Graph& graph);
 
 // The five operations in their three forms on `comm` (blocking, nonblocking, persistent), sized as
-// `sizes` says, against the graph reference model.
-void every_operation_and_form(MPI_Comm comm, unsigned seed, Sizes sizes = Sizes::per_edge);
+// `sizes` says, blocks paired as `pairing` says, against the graph reference model.
+void every_operation_and_form(MPI_Comm comm, unsigned seed, Sizes sizes = Sizes::per_edge,
+                              Pairing pairing = Pairing::kth_occurrence);
 
 // The messages processes send during `call`, by the PMPI census: all of them, and the most one
 // process sends (collective).
