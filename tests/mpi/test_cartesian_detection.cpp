@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -271,20 +272,23 @@ TEST(Detection, ClassesThatMaySizeBlocksApartCarryTheirSizes) {
 
 // A Cartesian forwarder forced on a detected Moore stencil, under MPI's contract: v and w calls with
 // every edge sized apart (zeros included) forward blocks whose sizes travel with them. Every
-// operation, variant and form against the graph reference model, on a torus, a mixed grid and
-// meshes; the forced planner ran the last call (an alltoallw).
+// operation and form against the graph reference model, on a torus, a mixed grid and a mesh; the
+// forced planner ran the last call (an alltoallw).
+// Each case runs one variant (plain, mixed types, zero counts) of every operation and form: the
+// three cases together run every variant.
 struct Forced {
   const char* algorithm;
   int node_size;
   std::vector<bool> periods;
+  std::span<const Variant> variants;
 };
+const Variant plain[] = {Variant::plain}, mixed_types[] = {Variant::mixed_types}, zero_counts[] = {Variant::zero_counts};
 
 TEST(CartesianSizesTravel, ForcedForwardersOnDetectedStencilsEveryOperationAndForm) {
   const Watchdog watchdog("ForcedForwardersOnDetectedStencilsEveryOperationAndForm", deadline);
-  const Forced cases[] = {{"combining", 0, {true, true}},
-                          {"torus", 0, {true, false, true}},
-                          {"node-combining", 2, {false, false}},
-                          {"combining", 0, {false, true, false}}};
+  const Forced cases[] = {{"combining", 0, {true, true}, mixed_types},
+                          {"torus", 0, {true, false, true}, zero_counts},
+                          {"node-combining", 2, {false, false}, plain}};
   unsigned seed = 20;
   for (const Forced& forced : cases) {
     const int d = static_cast<int>(forced.periods.size());
@@ -297,7 +301,7 @@ TEST(CartesianSizesTravel, ForcedForwardersOnDetectedStencilsEveryOperationAndFo
     MPI_Comm parent = parent_for(Parent::mpi_cart, naming);
     MPI_Comm comm = graph_over(parent, graph, forced.algorithm, false, forced.node_size);
     ASSERT_TRUE(is_cartesian(comm));
-    every_operation_and_form(comm, ++seed, Sizes::per_edge);
+    every_operation_and_form(comm, ++seed, Sizes::per_edge, Pairing::kth_occurrence, forced.variants);
     const auto state = cartcoll::detail::find_state(comm);
     ASSERT_TRUE(state && state->last_run);
     EXPECT_EQ(state->last_run->algorithm.name(), forced.algorithm);
@@ -309,29 +313,29 @@ TEST(CartesianSizesTravel, ForcedForwardersOnDetectedStencilsEveryOperationAndFo
 
 // An MPI_Cart_create communicator (MPI's ±e_k neighbors, blocks paired as s with s ^ 1) with a
 // Cartesian forwarder forced by CARTCOLL_ALGORITHM at its first blocking call: every operation and
-// form exact with every edge sized apart, on 1 to 3 dimensions periodic or not (dimensions of 1 and
-// 2 processes: moves onto the process itself, both neighbors one process).
+// form exact with every edge sized apart, on 2 and 3 dimensions periodic or not (dimensions of 1
+// and 2 processes: moves onto the process itself, both neighbors one process).
 TEST(CartesianSizesTravel, ForcedForwardersOnMpiCartCreateEveryOperationAndForm) {
   const Watchdog watchdog("ForcedForwardersOnMpiCartCreateEveryOperationAndForm", deadline);
-  // mpi_cart's seeds: 3 a 1-D torus, 5 a 3-D grid periodic in its outer dimensions, 4 a 2-D mesh,
-  // 7 a 2-D torus, 2 a 3-D grid periodic in its middle dimension, 6 a 1-D mesh.
-  const Forced cases[] = {{"combining", 0, {}}, {"torus", 0, {}}, {"node-combining", 2, {}}};
-  const unsigned seeds[][2] = {{3, 5}, {4, 7}, {2, 6}};
-  for (std::size_t c = 0; c < std::size(cases); ++c)
-    for (const unsigned seed : seeds[c]) {
-      const Forced& forced = cases[c];
-      MPI_Comm comm = mpi_cart(seed);
-      SCOPED_TRACE(std::string(forced.algorithm) + ", mpi_cart(" + std::to_string(seed) + ")");
-      setenv("CARTCOLL_ALGORITHM", forced.algorithm, 1);
-      if (forced.node_size > 0) setenv("CARTCOLL_NODE_SIZE", std::to_string(forced.node_size).c_str(), 1);
-      every_operation_and_form(comm, seed, Sizes::per_edge, Pairing::cartesian);
-      unsetenv("CARTCOLL_ALGORITHM");
-      unsetenv("CARTCOLL_NODE_SIZE");
-      const auto state = cartcoll::detail::find_state(comm);
-      ASSERT_TRUE(state && state->last_run);
-      EXPECT_EQ(state->last_run->algorithm.name(), forced.algorithm);
-      MPI_Comm_free(&comm);
-    }
+  // mpi_cart's seeds: 5 a 3-D grid periodic in its outer dimensions, 7 a 2-D torus, 2 a 3-D grid
+  // periodic in its middle dimension.
+  const Forced cases[] = {
+      {"combining", 0, {}, zero_counts}, {"torus", 0, {}, plain}, {"node-combining", 2, {}, mixed_types}};
+  const unsigned seeds[] = {5, 7, 2};
+  for (std::size_t c = 0; c < std::size(cases); ++c) {
+    const Forced& forced = cases[c];
+    MPI_Comm comm = mpi_cart(seeds[c]);
+    SCOPED_TRACE(std::string(forced.algorithm) + ", mpi_cart(" + std::to_string(seeds[c]) + ")");
+    setenv("CARTCOLL_ALGORITHM", forced.algorithm, 1);
+    if (forced.node_size > 0) setenv("CARTCOLL_NODE_SIZE", std::to_string(forced.node_size).c_str(), 1);
+    every_operation_and_form(comm, seeds[c], Sizes::per_edge, Pairing::cartesian, cases[c].variants);
+    unsetenv("CARTCOLL_ALGORITHM");
+    unsetenv("CARTCOLL_NODE_SIZE");
+    const auto state = cartcoll::detail::find_state(comm);
+    ASSERT_TRUE(state && state->last_run);
+    EXPECT_EQ(state->last_run->algorithm.name(), forced.algorithm);
+    MPI_Comm_free(&comm);
+  }
   expect_no_leaks();
 }
 
