@@ -282,7 +282,8 @@ struct Forced {
   std::vector<bool> periods;
   std::span<const Variant> variants;
 };
-const Variant plain[] = {Variant::plain}, mixed_types[] = {Variant::mixed_types}, zero_counts[] = {Variant::zero_counts};
+const Variant plain[] = {Variant::plain}, mixed_types[] = {Variant::mixed_types};
+const Variant zero_counts[] = {Variant::zero_counts};
 
 TEST(CartesianSizesTravel, ForcedForwardersOnDetectedStencilsEveryOperationAndForm) {
   const Watchdog watchdog("ForcedForwardersOnDetectedStencilsEveryOperationAndForm", deadline);

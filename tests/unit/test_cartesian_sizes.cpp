@@ -7,6 +7,7 @@
 // messages that carry sizes; without those sizes the simulator refuses the schedules.
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <string>
 #include <string_view>
@@ -31,7 +32,8 @@ const Forwarder forwarders[] = {{"combining"}, {"torus"}, {"node-combining", 1},
                                 {"node-combining", 3}, {"node-combining", 5}};
 
 std::string named(const Forwarder& forwarder) {
-  return std::string(forwarder.name) + (forwarder.node_size > 0 ? ", node size " + std::to_string(forwarder.node_size) : "");
+  const std::string nodes = forwarder.node_size > 0 ? ", node size " + std::to_string(forwarder.node_size) : "";
+  return std::string(forwarder.name) + nodes;
 }
 
 std::vector<Schedule> plan_sized(const Forwarder& forwarder, const Grid& grid, const Offsets& offsets,
@@ -39,7 +41,8 @@ std::vector<Schedule> plan_sized(const Forwarder& forwarder, const Grid& grid, c
   std::vector<Schedule> schedules;
   for (int rank = 0; rank < grid.size(); ++rank) {
     const std::vector<int> coords = grid.coords_of(rank);
-    schedules.push_back(plan(Algorithm::named(forwarder.name), {grid, offsets, coords, forwarder.node_size, true}, collective));
+    const CartesianView view{grid, offsets, coords, forwarder.node_size, true};
+    schedules.push_back(plan(Algorithm::named(forwarder.name), view, collective));
     schedules.back().sizes_travel = true;
   }
   return schedules;
@@ -60,7 +63,8 @@ std::pair<Blocks, Blocks> cartesian_edge_blocks(const Grid& grid, const Offsets&
       send[static_cast<std::size_t>(rank)].push_back(test::payload(rank, i, edge_bytes(rank, i, collective)));
     for (int i = 0; i < offsets.count(); ++i) {
       const std::optional<int> source = grid.shift(coords, offsets[i], -1);
-      recv[static_cast<std::size_t>(rank)].push_back(test::sentinel(rank, i, source ? edge_bytes(*source, i, collective) : 3));
+      const std::size_t size = source ? edge_bytes(*source, i, collective) : 3;
+      recv[static_cast<std::size_t>(rank)].push_back(test::sentinel(rank, i, size));
     }
   }
   return {send, recv};

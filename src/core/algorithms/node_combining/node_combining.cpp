@@ -127,7 +127,8 @@ class NodePlanner {
     if (!allgather_ || std::find(message.blocks.begin(), message.blocks.end(), block) == message.blocks.end())
       message.blocks.push_back(block);
   }
-  // A pooled block always waits at its pair's sender: the messages to senders carry sizes where they travel.
+  // A pooled block always waits at its pair's sender: the messages to senders carry sizes where
+  // they travel.
   Message& to_peer(std::map<int, Message>& messages, int peer) const {
     return messages.try_emplace(peer, Message{peer, {}, travel_}).first->second;
   }
@@ -136,7 +137,8 @@ class NodePlanner {
   bool forwarded_by(const std::vector<Edge>& pair, int receiver) const {
     if (!allgather_)
       return std::any_of(pair.begin(), pair.end(), [receiver](const Edge& edge) { return edge.target != receiver; });
-    return std::any_of(pair.begin(), pair.end(), [&](const Edge& edge) { return !own_landing(pair, edge.origin, receiver); });
+    return std::any_of(pair.begin(), pair.end(),
+                       [&](const Edge& edge) { return !own_landing(pair, edge.origin, receiver); });
   }
   // allgather: the receive block of `receiver` into which the first of its edges from `origin` in
   // `pair` lands, if any.

@@ -165,7 +165,9 @@ struct Edge {
 class TorusAllgather : TreeWalk {
  public:
   TorusAllgather(const CartesianView& view, std::vector<int> order)
-      : TreeWalk(view.grid, view.offsets, view.coords, order), travel_(view.sizes_travel), hops_from_(at(t_) * at(d_ + 1), 0) {
+      : TreeWalk(view.grid, view.offsets, view.coords, order),
+        travel_(view.sizes_travel),
+        hops_from_(at(t_) * at(d_ + 1), 0) {
     choose_torus_representatives(tree_);
     for (int i = 0; i < t_; ++i)
       for (int level = d_; level-- > 0;)
