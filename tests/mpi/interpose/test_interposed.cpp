@@ -292,7 +292,7 @@ TEST(Report, CompleteGraphIsExact) {
 }
 
 // The same complete graph, every operation (the v and w forms too) in every form with every edge
-// sized apart: with a Cartesian forwarder forced (interpose_cartesian_sizes: on 8 processes the
+// sized apart and send and receive datatypes that differ: with a Cartesian forwarder forced (interpose_cartesian_sizes: on 8 processes the
 // graph is the 2 x 2 x 2 torus's Moore neighborhood, detected) the blocks' sizes travel with them,
 // and every run gives the reference model's blocks.
 TEST(CompleteGraph, EveryOperationWithPerEdgeSizesIsExact) {
@@ -307,11 +307,10 @@ TEST(CompleteGraph, EveryOperationWithPerEdgeSizesIsExact) {
             MPI_SUCCESS);
   const Graph graph = gather_topology(complete);
   const TestTypes types;
-  for (Op op : neighbor_ops)
-    for (Variant variant : all_variants) {
-      GraphCase exchange(op, variant, Sizes::per_edge, types, graph, world_rank(), 5);
-      run_all_forms(exchange, complete, world_rank() % 2 == 1, mpi_names_api);
-    }
+  for (Op op : neighbor_ops) {
+    GraphCase exchange(op, Variant::mixed_types, Sizes::per_edge, types, graph, world_rank(), 5);
+    run_all_forms(exchange, complete, world_rank() % 2 == 1, mpi_names_api);
+  }
   MPI_Comm_free(&complete);
 }
 
