@@ -6,10 +6,14 @@
 // are not one stencil stay graphs. Every result is checked against the graph reference model, and
 // the choice is observed twice: the neighborhood the communicator carries, and a collective with
 // the `combining` planner forced (which serves no graph, so it fails where detection did nothing).
+// Forced Cartesian forwarders (combining, torus, node-combining) on detected stencils and on
+// MPI_Cart_create communicators carry the sizes of the blocks they forward, so every operation and
+// form is exact with every edge sized apart, and an alltoallv still combines (PMPI census).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,6 +21,7 @@
 #include "../support/cart_fixture.hpp"
 #include "../support/graph_case.hpp"
 #include "../support/graph_checks.hpp"
+#include "../support/graph_traffic.hpp"
 #include "../support/handle_census.hpp"
 #include "../support/orders_and_leaks.hpp"
 #include "../support/watchdog.hpp"
@@ -89,7 +94,8 @@ Graph stencil_graph(const CartesianNaming& naming, const Offsets& offsets) {
 }
 
 // CC_Dist_graph_create_adjacent over parent with this process's lists of graph.
-MPI_Comm graph_over(MPI_Comm parent, const Graph& graph, const std::string& algorithm = "", bool weighted = false) {
+MPI_Comm graph_over(MPI_Comm parent, const Graph& graph, const std::string& algorithm = "", bool weighted = false,
+                    int node_size = 0) {
   const int rank = world_rank();
   const std::vector<int>& in = graph.sources(rank);
   const std::vector<int>& out = graph.destinations(rank);
@@ -98,7 +104,8 @@ MPI_Comm graph_over(MPI_Comm parent, const Graph& graph, const std::string& algo
     if (!weighted) return MPI_UNWEIGHTED;
     return w.empty() ? MPI_WEIGHTS_EMPTY : w.data();
   };
-  const AlgorithmInfo info(algorithm);
+  AlgorithmInfo info(algorithm);
+  if (node_size > 0) info.set("cartcoll_node_size", std::to_string(node_size));
   MPI_Comm comm = MPI_COMM_NULL;
   EXPECT_EQ(CC_Dist_graph_create_adjacent(parent, static_cast<int>(in.size()), in.data(), weights(in_w),
                                           static_cast<int>(out.size()), out.data(), weights(out_w), info.get(), 0,
@@ -220,12 +227,12 @@ TEST(Detection, CommunicatorsMpiMadeAreDetectedAtTheirFirstBlockingCall) {
 }
 
 // MPI lets processes that share no receiver size their blocks differently. With the offsets +e_k and
-// (1,1,1) on the 2 x 2 x 2 torus the senders fall into two classes (the parities), and combining would
-// forward a block of one class through a process of the other, in a temp sized like that process's
-// own block (before the fix: MPI_ERR_TRUNCATE on four processes, a hang on the others). The
-// neighborhood is detected, and one-count calls run the trivial schedule: exact everywhere.
-TEST(Detection, ClassesThatMaySizeBlocksApartGetNoForwarding) {
-  const Watchdog watchdog("ClassesThatMaySizeBlocksApartGetNoForwarding", deadline);
+// (1,1,1) on the 2 x 2 x 2 torus the senders fall into two classes (the parities), and combining
+// forwards a block of one class through a process of the other, which cannot size it by its own
+// arguments. The neighborhood is detected, and one-count calls forward with the blocks' sizes
+// travelling along: exact everywhere, and combining ran.
+TEST(Detection, ClassesThatMaySizeBlocksApartCarryTheirSizes) {
+  const Watchdog watchdog("ClassesThatMaySizeBlocksApartCarryTheirSizes", deadline);
   if (world_size() != 8) GTEST_SKIP() << "the 2 x 2 x 2 torus takes 8 processes";
   const CartesianNaming naming({2, 2, 2}, {true, true, true}, DimOrder::row_major);
   MPI_Comm torus = parent_for(Parent::mpi_cart, naming);
@@ -254,9 +261,101 @@ TEST(Detection, ClassesThatMaySizeBlocksApartGetNoForwarding) {
                   1000 * sources[i] + static_cast<int>(j) * theirs + e)
             << (gather ? "allgather" : "alltoall") << ", block " << i << ", element " << e;
     }
+    const auto state = cartcoll::detail::find_state(comm);
+    ASSERT_TRUE(state && state->last_run);
+    EXPECT_EQ(state->last_run->algorithm.name(), "combining");
   }
   MPI_Comm_free(&comm);
   MPI_Comm_free(&torus);
+  expect_no_leaks();
+}
+
+// A Cartesian forwarder forced on a detected Moore stencil, under MPI's contract: v and w calls with
+// every edge sized apart (zeros included) forward blocks whose sizes travel with them. Every
+// operation and form against the graph reference model, on a torus, a mixed grid and a mesh; the
+// forced planner ran the last call (an alltoallw).
+// Each case runs one variant (plain, mixed types, zero counts) of every operation and form: the
+// three cases together run every variant.
+struct Forced {
+  const char* algorithm;
+  int node_size;
+  std::vector<bool> periods;
+  std::span<const Variant> variants;
+};
+const Variant plain[] = {Variant::plain}, mixed_types[] = {Variant::mixed_types};
+const Variant zero_counts[] = {Variant::zero_counts};
+
+TEST(CartesianSizesTravel, ForcedForwardersOnDetectedStencilsEveryOperationAndForm) {
+  const Watchdog watchdog("ForcedForwardersOnDetectedStencilsEveryOperationAndForm", deadline);
+  const Forced cases[] = {{"combining", 0, {true, true}, mixed_types},
+                          {"torus", 0, {true, false, true}, zero_counts},
+                          {"node-combining", 2, {false, false}, plain}};
+  unsigned seed = 20;
+  for (const Forced& forced : cases) {
+    const int d = static_cast<int>(forced.periods.size());
+    std::vector<int> dims(forced.periods.size(), 0);
+    MPI_Dims_create(world_size(), d, dims.data());
+    const CartesianNaming naming(dims, forced.periods, DimOrder::row_major);
+    const Graph graph = stencil_graph(naming, moore(d));
+    SCOPED_TRACE(std::string(forced.algorithm) + ", " + cartcoll::test::describe(naming.numbering(), moore(d)));
+    if (graph.size() == 1 && !forced.periods.front()) continue;  // no edge: no stencil to detect
+    MPI_Comm parent = parent_for(Parent::mpi_cart, naming);
+    MPI_Comm comm = graph_over(parent, graph, forced.algorithm, false, forced.node_size);
+    ASSERT_TRUE(is_cartesian(comm));
+    every_operation_and_form(comm, ++seed, Sizes::per_edge, Pairing::kth_occurrence, forced.variants);
+    const auto state = cartcoll::detail::find_state(comm);
+    ASSERT_TRUE(state && state->last_run);
+    EXPECT_EQ(state->last_run->algorithm.name(), forced.algorithm);
+    MPI_Comm_free(&comm);
+    MPI_Comm_free(&parent);
+  }
+  expect_no_leaks();
+}
+
+// An MPI_Cart_create communicator (MPI's ±e_k neighbors, blocks paired as s with s ^ 1) with a
+// Cartesian forwarder forced by CARTCOLL_ALGORITHM at its first blocking call: every operation and
+// form exact with every edge sized apart, on 2 and 3 dimensions periodic or not (dimensions of 1
+// and 2 processes: moves onto the process itself, both neighbors one process).
+TEST(CartesianSizesTravel, ForcedForwardersOnMpiCartCreateEveryOperationAndForm) {
+  const Watchdog watchdog("ForcedForwardersOnMpiCartCreateEveryOperationAndForm", deadline);
+  // mpi_cart's seeds: 5 a 3-D grid periodic in its outer dimensions, 7 a 2-D torus, 2 a 3-D grid
+  // periodic in its middle dimension.
+  const Forced cases[] = {
+      {"combining", 0, {}, zero_counts}, {"torus", 0, {}, plain}, {"node-combining", 2, {}, mixed_types}};
+  const unsigned seeds[] = {5, 7, 2};
+  for (std::size_t c = 0; c < std::size(cases); ++c) {
+    const Forced& forced = cases[c];
+    MPI_Comm comm = mpi_cart(seeds[c]);
+    SCOPED_TRACE(std::string(forced.algorithm) + ", mpi_cart(" + std::to_string(seeds[c]) + ")");
+    setenv("CARTCOLL_ALGORITHM", forced.algorithm, 1);
+    if (forced.node_size > 0) setenv("CARTCOLL_NODE_SIZE", std::to_string(forced.node_size).c_str(), 1);
+    every_operation_and_form(comm, seeds[c], Sizes::per_edge, Pairing::cartesian, cases[c].variants);
+    unsetenv("CARTCOLL_ALGORITHM");
+    unsetenv("CARTCOLL_NODE_SIZE");
+    const auto state = cartcoll::detail::find_state(comm);
+    ASSERT_TRUE(state && state->last_run);
+    EXPECT_EQ(state->last_run->algorithm.name(), forced.algorithm);
+    MPI_Comm_free(&comm);
+  }
+  expect_no_leaks();
+}
+
+// Carrying sizes keeps the combining: an alltoallv with every edge sized apart on a detected 2-D
+// Moore torus under forced combining sends fewer messages than one per edge (PMPI census), exactly.
+TEST(CartesianSizesTravel, CombinedAlltoallvSendsFewerMessagesThanEdges) {
+  const Watchdog watchdog("CombinedAlltoallvSendsFewerMessagesThanEdges", deadline);
+  if (world_size() < 2) GTEST_SKIP() << "one process sends to no other";
+  const CartesianNaming naming = naming_for(2, true, DimOrder::row_major);
+  const Graph graph = stencil_graph(naming, moore(2));
+  MPI_Comm parent = parent_for(Parent::mpi_cart, naming);
+  MPI_Comm comm = graph_over(parent, graph, "combining");
+  ASSERT_TRUE(is_cartesian(comm));
+  EXPECT_LT(checked_messages(comm, graph, Op::alltoallv, 5, Sizes::per_edge), direct_messages(graph));
+  const auto state = cartcoll::detail::find_state(comm);
+  ASSERT_TRUE(state && state->last_run);
+  EXPECT_EQ(state->last_run->algorithm.name(), "combining");
+  MPI_Comm_free(&comm);
+  MPI_Comm_free(&parent);
   expect_no_leaks();
 }
 

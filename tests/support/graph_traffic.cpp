@@ -49,13 +49,14 @@ long long direct_messages(const Graph& graph) {
   return messages;
 }
 
-void every_operation_and_form(MPI_Comm comm, unsigned seed, Sizes sizes) {
+void every_operation_and_form(MPI_Comm comm, unsigned seed, Sizes sizes, Pairing pairing,
+                              std::span<const Variant> variants) {
   const TestTypes types;
   const Graph graph = gather_topology(comm);
   ASSERT_EQ(graph.inconsistency(), "");
   for (Op op : neighbor_ops)
-    for (Variant variant : all_variants) {
-      GraphCase exchange(op, variant, sizes, types, graph, world_rank(), seed);
+    for (Variant variant : variants) {
+      GraphCase exchange(op, variant, sizes, types, graph, world_rank(), seed, pairing);
       run_all_forms(exchange, comm, (seed + static_cast<unsigned>(world_rank())) % 2 == 1);
     }
 }

@@ -4,6 +4,7 @@
 // census), and the checks graph-combining's and graph-routing's tests share.
 #include <mpi.h>
 
+#include <span>
 #include <string>
 
 #include "core/model/graph.hpp"
@@ -24,8 +25,11 @@ cartcoll::Graph dense_graph(unsigned seed);
 long long direct_messages(const cartcoll::Graph& graph);
 
 // The five operations in their three forms on `comm` (blocking, nonblocking, persistent), sized as
-// `sizes` says, against the graph reference model.
-void every_operation_and_form(MPI_Comm comm, unsigned seed, Sizes sizes = Sizes::per_edge);
+// `sizes` says, blocks paired as `pairing` says, in each of `variants`, against the graph reference
+// model.
+void every_operation_and_form(MPI_Comm comm, unsigned seed, Sizes sizes = Sizes::per_edge,
+                              Pairing pairing = Pairing::kth_occurrence,
+                              std::span<const Variant> variants = all_variants);
 
 // The messages processes send during `call`, by the PMPI census: all of them, and the most one
 // process sends (collective).

@@ -13,8 +13,12 @@ namespace cartcoll::detail {
 // receive slot (so the last move lands there), or temp block t + i where this process's own source
 // for slot i is missing, since that receive block must stay untouched; odd -> temp block i. Sending
 // from one and receiving into the other, no phase reads and writes the same block.
-inline BlockRef home(const MeshReach& reach, int t, int d, int i, int moves) {
+// Where sizes travel (CartesianView::sizes_travel) a receive block holds nothing but the block its own
+// source sends it, which may differ in size from a block in transit: those wait in temps only, odd
+// -> temp block i, even -> temp block t + i, and only the last move lands in the receive slot.
+inline BlockRef home(const MeshReach& reach, int t, int d, int i, int moves, bool sizes_travel = false) {
   if (moves % 2 != 0) return {Buffer::temp, i};
+  if (sizes_travel) return moves == 0 ? BlockRef{Buffer::recv, i} : BlockRef{Buffer::temp, t + i};
   return reach.prefix_back(i, d) ? BlockRef{Buffer::recv, i} : BlockRef{Buffer::temp, t + i};
 }
 
@@ -25,7 +29,22 @@ void declare_home_temps(Schedule& schedule);
 // One move along a dimension: `send` goes to `to`, `receive` comes from `from`. Adds a send and a
 // receive to `phase`, each only where it carries a block, or, where the move wraps around onto the
 // process itself (a periodic dimension), the equivalent local copies.
-void add_move(Phase& phase, int self, int to, int from, std::vector<BlockRef> send, std::vector<BlockRef> receive);
+// Where sizes travel, `forwarded_on` says whether the blocks of the send (`send`) and of the receive
+// (`receive`) have moves left after this one, so that their receiver keeps them in temps: such a
+// message carries sizes (Message::carries_sizes), and a move onto the process itself is a message
+// to itself, since only a message that carries sizes may fill a temp.
+struct Forwarded {
+  bool sizes_travel = false;
+  bool send = false;
+  bool receive = false;
+};
+void add_move(Phase& phase, int self, int to, int from, std::vector<BlockRef> send, std::vector<BlockRef> receive,
+              Forwarded forwarded_on = {});
+
+// Joins the messages of each phase between the same two processes into one, their blocks in the
+// order of the messages, carrying sizes where any of them did: a message that carries sizes must be
+// the last between its two processes in its phase. Both ends join alike, so they still match.
+void join_messages_per_peer(Schedule& schedule);
 
 // What both allgather planners (combining, torus) build on: this process's place, the prefix tree of
 // the offsets in the chosen dimension order, and which blocks are live along that order.

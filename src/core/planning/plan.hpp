@@ -27,6 +27,10 @@ struct CartesianView {
   // Processes whose ranks have equal rank / node_size share a node (0: all share one), for planners
   // that need it (PlannerEntry::needs_nodes).
   int node_size = 0;
+  // Whether the call's forwarded blocks carry their sizes (Schedule::sizes_travel): a planner whose
+  // PlannerEntry::cartesian_sizes_travel is set then keeps blocks in transit in temps only and marks
+  // the messages that fill them (Message::carries_sizes).
+  bool sizes_travel = false;
 };
 
 // The two kinds of neighborhood a planner can serve.

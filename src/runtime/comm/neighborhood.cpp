@@ -52,7 +52,8 @@ std::vector<int> Neighborhood::destinations(int) const {
   return graph()->destinations;
 }
 
-Schedule Neighborhood::plan(Algorithm algorithm, Collective collective, int rank, CombinedSides sides) const {
+Schedule Neighborhood::plan(Algorithm algorithm, Collective collective, int rank, CombinedSides sides,
+                            bool sizes_travel) const {
   if (const auto* g = graph()) {
     GraphView view{rank, g->size, g->sources, g->destinations, g->setup.get()};
     const SetupPlugin* setup = algorithm.planner().setup;
@@ -63,7 +64,8 @@ Schedule Neighborhood::plan(Algorithm algorithm, Collective collective, int rank
     return cartcoll::plan(algorithm, view, collective);
   }
   const CartesianNeighborhood& c = *cartesian();
-  Schedule schedule = cartcoll::plan(algorithm, CartesianView{c.grid, c.offsets, c.coords, c.node_size}, collective);
+  Schedule schedule = cartcoll::plan(algorithm, CartesianView{c.grid, c.offsets, c.coords, c.node_size, sizes_travel},
+                                       collective);
   if (!c.receive_order.empty() || !c.send_order.empty())
     schedule = relabel_blocks(std::move(schedule), c.send_order, c.receive_order);
   return schedule;

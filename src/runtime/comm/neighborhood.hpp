@@ -89,8 +89,10 @@ class Neighborhood {
     return auto_candidates_[collective == Collective::alltoall ? 0 : 1];
   }
   // This process's schedule, with the user's block numbering; on a graph, from the sides of the
-  // set-up's pattern that `sides` names.
-  Schedule plan(Algorithm algorithm, Collective collective, int rank, CombinedSides sides = {}) const;
+  // set-up's pattern that `sides` names; on a Cartesian neighborhood, for a call whose forwarded
+  // blocks carry their sizes where `sizes_travel` (CartesianView::sizes_travel).
+  Schedule plan(Algorithm algorithm, Collective collective, int rank, CombinedSides sides = {},
+                bool sizes_travel = false) const;
   // The figures `auto`'s cost model uses: on a Cartesian neighborhood those of the neighborhood
   // (equal on every process); on a graph those of this process's schedule.
   Figures figures(Algorithm algorithm, Collective collective, int rank) const;

@@ -68,7 +68,7 @@ std::shared_ptr<const Schedule> CommState::schedule(Collective collective, Choic
   auto& cached = schedules_[{collective, choice.algorithm.id(), choice.sides.sends, choice.sides.receives,
                              choice.sizes_travel, choice.forward_up_to}];
   if (cached) return cached;
-  Schedule planned = neighborhood.plan(choice.algorithm, collective, rank, choice.sides);
+  Schedule planned = neighborhood.plan(choice.algorithm, collective, rank, choice.sides, choice.sizes_travel);
   planned.sizes_travel = choice.sizes_travel;
   planned.forward_up_to = choice.forward_up_to;
   cached = std::make_shared<const Schedule>(std::move(planned));

@@ -18,11 +18,17 @@
 // Within phase 0 a process posts its message to a pair's sender before its direct blocks, and the
 // sender receives in that order. Every block keeps its signature: Träff and Hunold's (Cartesian
 // Collective Communication) contract gives block i the same size on every process, so temps are
-// shaped like this process's own block i.
+// shaped like this process's own block i. Where sizes travel (a v or w call under MPI's contract,
+// CartesianView::sizes_travel), the messages into a sender's or a receiver's temps carry the sizes
+// of their blocks, a receiver keeps an allgather block it also receives itself in its own receive
+// block (no temp is copied out), and the messages of a phase between two processes are joined into
+// one, so that the one that carries sizes is the last.
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <vector>
 
+#include "core/planning/forwarding.hpp"
 #include "core/planning/plan.hpp"
 #include "core/algorithms/graph_combining/graph_combining.hpp"
 #include "core/algorithms/graph_combining/planner.hpp"
@@ -83,6 +89,7 @@ class NodePlanner {
   NodePlanner(const CartesianView& view, Collective collective)
       : view_(view),
         allgather_(collective == Collective::allgather),
+        travel_(view.sizes_travel),
         self_(view.grid.rank_of(view.coords)),
         nodes_(view.grid.size(), view.node_size),
         node_(nodes_.of(self_)),
@@ -96,6 +103,7 @@ class NodePlanner {
     direct();
     between_nodes();
     to_targets();
+    if (travel_) join_messages_per_peer(schedule_);
     auto empty = [](const Phase& phase) { return phase.sends.empty() && phase.recvs.empty() && phase.copies.empty(); };
     while (!schedule_.phases.empty() && empty(schedule_.phases.back())) schedule_.phases.pop_back();
     return std::move(schedule_);
@@ -119,8 +127,25 @@ class NodePlanner {
     if (!allgather_ || std::find(message.blocks.begin(), message.blocks.end(), block) == message.blocks.end())
       message.blocks.push_back(block);
   }
-  static Message& to_peer(std::map<int, Message>& messages, int peer) {
-    return messages.try_emplace(peer, Message{peer, {}}).first->second;
+  // A pooled block always waits at its pair's sender: the messages to senders carry sizes where
+  // they travel.
+  Message& to_peer(std::map<int, Message>& messages, int peer) const {
+    return messages.try_emplace(peer, Message{peer, {}, travel_}).first->second;
+  }
+  // Whether `receiver`, the receiver of `pair`, keeps some of its blocks to forward (in temps): an
+  // alltoall block for another member; an allgather block of an origin it does not receive itself.
+  bool forwarded_by(const std::vector<Edge>& pair, int receiver) const {
+    if (!allgather_)
+      return std::any_of(pair.begin(), pair.end(), [receiver](const Edge& edge) { return edge.target != receiver; });
+    return std::any_of(pair.begin(), pair.end(),
+                       [&](const Edge& edge) { return !own_landing(pair, edge.origin, receiver); });
+  }
+  // allgather: the receive block of `receiver` into which the first of its edges from `origin` in
+  // `pair` lands, if any.
+  static std::optional<BlockRef> own_landing(const std::vector<Edge>& pair, int origin, int receiver) {
+    for (const Edge& edge : pair)
+      if (edge.origin == origin && edge.target == receiver) return BlockRef{Buffer::recv, edge.offset};
+    return std::nullopt;
   }
 
   // Phase 0, pooled blocks: this process's blocks for the nodes a sender serves, to that sender in
@@ -165,19 +190,20 @@ class NodePlanner {
     Phase& phase = schedule_.phases[1];
     for (const auto& [to, pair] : edges_.out) {
       if (!pooled(pair) || nodes_.sender(node_, to) != self_) continue;
-      Message message{nodes_.receiver(node_, to), {}};
+      const int receiver = nodes_.receiver(node_, to);
+      Message message{receiver, {}, travel_ && forwarded_by(pair, receiver)};
       for (const Edge& edge : pair) append(message, edge.origin == self_ ? own(edge.offset) : held_.at(key(edge)));
       phase.sends.push_back(std::move(message));
     }
     for (const auto& [from, pair] : edges_.in) {
       if (!pooled(pair) || nodes_.receiver(from, node_) != self_) continue;
-      Message message{nodes_.sender(from, node_), {}};
-      for (const Edge& edge : pair) arrived_[{edge.origin, edge.offset}] = arrive(message, edge);
+      Message message{nodes_.sender(from, node_), {}, travel_ && forwarded_by(pair, self_)};
+      for (const Edge& edge : pair) arrived_[{edge.origin, edge.offset}] = arrive(message, edge, pair);
       phase.recvs.push_back(std::move(message));
     }
   }
 
-  BlockRef arrive(Message& message, const Edge& edge) {
+  BlockRef arrive(Message& message, const Edge& edge, const std::vector<Edge>& pair) {
     const BlockRef mine{Buffer::recv, edge.offset};
     if (!allgather_) {
       const BlockRef block = edge.target == self_ ? mine : new_temp(mine);
@@ -186,10 +212,11 @@ class NodePlanner {
     }
     auto [at, added] = origin_temps_.try_emplace(edge.origin, BlockRef{});
     if (added) {
-      at->second = new_temp(mine);
+      const std::optional<BlockRef> landing = travel_ ? own_landing(pair, edge.origin, self_) : std::nullopt;
+      at->second = landing ? *landing : new_temp(mine);
       message.blocks.push_back(at->second);
     }
-    if (edge.target == self_) schedule_.phases[1].copies.push_back({at->second, mine});
+    if (edge.target == self_ && at->second != mine) schedule_.phases[1].copies.push_back({at->second, mine});
     return at->second;
   }
 
@@ -221,6 +248,7 @@ class NodePlanner {
 
   const CartesianView& view_;
   bool allgather_;
+  bool travel_;  // CartesianView::sizes_travel
   int self_;
   Nodes nodes_;
   int node_;
@@ -243,6 +271,6 @@ extern const PlannerEntry node_combining_planner{
     "node-combining",
     "node-aware: the processes of a node pool their blocks for another node, which gets one message from it "
     "(3 phases; on graphs: graph-combining's friends within a node; CARTCOLL_NODE_SIZE, else MPI_COMM_TYPE_SHARED)",
-    true, true, true, plan_node_combining, plan_graph_combining, &combining_setup, true, false, true};
+    true, true, true, plan_node_combining, plan_graph_combining, &combining_setup, true, false, true, true};
 
 }  // namespace cartcoll::detail

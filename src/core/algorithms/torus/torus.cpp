@@ -7,7 +7,9 @@
 // trie the sum of |c| over its edges. Buffers and mesh liveness as in combining.cpp: a block
 // alternates between temp and receive slot by the parity of its remaining hops (the
 // isomorphic-collectives paper, Algorithm 1), so that the last hop lands in the receive slot; a slot
-// whose own source is missing uses temp slot t + i instead; only live blocks travel.
+// whose own source is missing uses temp slot t + i instead; only live blocks travel. Where sizes
+// travel, as in combining.cpp: blocks in transit wait in temps only, and the messages into them
+// carry sizes.
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
@@ -64,9 +66,9 @@ bool ends_in_range(const MeshReach& reach, int dim, int behind, int ahead) {
 }
 
 void add_step_move(Phase& phase, const Grid& grid, std::span<const int> coords, const Step& step,
-                   std::vector<BlockRef> send, std::vector<BlockRef> receive) {
+                   std::vector<BlockRef> send, std::vector<BlockRef> receive, Forwarded forwarded) {
   add_move(phase, grid.rank_of(coords), neighbor_along(grid, coords, step.dim, step.sign),
-           neighbor_along(grid, coords, step.dim, -step.sign), std::move(send), std::move(receive));
+           neighbor_along(grid, coords, step.dim, -step.sign), std::move(send), std::move(receive), forwarded);
 }
 
 int norm1(std::span<const int> offset) {
@@ -77,16 +79,17 @@ int norm1(std::span<const int> offset) {
 
 class TorusAlltoall {
  public:
-  TorusAlltoall(const Grid& grid, const Offsets& offsets, std::span<const int> coords, std::vector<int> order)
-      : grid_(grid),
-        offsets_(offsets),
-        coords_(coords),
+  TorusAlltoall(const CartesianView& view, std::vector<int> order)
+      : grid_(view.grid),
+        offsets_(view.offsets),
+        coords_(view.coords),
         order_(std::move(order)),
-        reach_(grid, offsets, coords, order_),
-        t_(offsets.count()),
-        d_(grid.ndims()),
+        reach_(view.grid, view.offsets, view.coords, order_),
+        t_(view.offsets.count()),
+        d_(view.grid.ndims()),
+        travel_(view.sizes_travel),
         total_(at(t_)) {
-    for (int i = 0; i < t_; ++i) total_[at(i)] = norm1(offsets[i]);
+    for (int i = 0; i < t_; ++i) total_[at(i)] = norm1(offsets_[i]);
     left_ = total_;
   }
 
@@ -96,6 +99,7 @@ class TorusAlltoall {
     for (std::size_t s = 0; s < steps.size(); ++s) plan_step(steps[s], schedule.phases[s]);
     for (int i = 0; i < t_; ++i)
       if (total_[at(i)] == 0) schedule.phases.back().copies.push_back({{Buffer::send, i}, {Buffer::recv, i}});
+    if (travel_) join_messages_per_peer(schedule);
     declare_home_temps(schedule);
     return schedule;
   }
@@ -103,18 +107,23 @@ class TorusAlltoall {
  private:
   void plan_step(const Step& step, Phase& phase) {
     std::vector<BlockRef> send, receive;
+    Forwarded forwarded{travel_};
     const int behind = step.behind();
     for (int i = 0; i < t_; ++i) {
       const int c = offsets_[i][at(step.dim)], left = left_[at(i)];
       if (!step.moves(c)) continue;
       --left_[at(i)];
       if (!reach_.prefix_back(i, step.level) || !reach_.suffix_ahead(i, step.level + 1)) continue;
-      if (ends_in_range(reach_, step.dim, behind, c - behind))
-        send.push_back(left == total_[at(i)] ? BlockRef{Buffer::send, i} : home(reach_, t_, d_, i, left));
-      if (ends_in_range(reach_, step.dim, behind + step.sign, c - behind - step.sign))
-        receive.push_back(home(reach_, t_, d_, i, left - 1));
+      if (ends_in_range(reach_, step.dim, behind, c - behind)) {
+        send.push_back(left == total_[at(i)] ? BlockRef{Buffer::send, i} : home(reach_, t_, d_, i, left, travel_));
+        forwarded.send = forwarded.send || left > 1;
+      }
+      if (ends_in_range(reach_, step.dim, behind + step.sign, c - behind - step.sign)) {
+        receive.push_back(home(reach_, t_, d_, i, left - 1, travel_));
+        forwarded.receive = forwarded.receive || left > 1;
+      }
     }
-    add_step_move(phase, grid_, coords_, step, std::move(send), std::move(receive));
+    add_step_move(phase, grid_, coords_, step, std::move(send), std::move(receive), forwarded);
   }
 
   const Grid& grid_;
@@ -123,6 +132,7 @@ class TorusAlltoall {
   std::vector<int> order_;
   MeshReach reach_;
   int t_, d_;
+  bool travel_;
   std::vector<int> total_, left_;  // hops per block: in all, and still to go
 };
 
@@ -154,12 +164,14 @@ struct Edge {
 
 class TorusAllgather : TreeWalk {
  public:
-  TorusAllgather(const Grid& grid, const Offsets& offsets, std::span<const int> coords, std::vector<int> order)
-      : TreeWalk(grid, offsets, coords, order), hops_from_(at(t_) * at(d_ + 1), 0) {
+  TorusAllgather(const CartesianView& view, std::vector<int> order)
+      : TreeWalk(view.grid, view.offsets, view.coords, order),
+        travel_(view.sizes_travel),
+        hops_from_(at(t_) * at(d_ + 1), 0) {
     choose_torus_representatives(tree_);
     for (int i = 0; i < t_; ++i)
       for (int level = d_; level-- > 0;)
-        hops_from_[row(i) + at(level)] = hops_from_[row(i) + at(level) + 1] + std::abs(offsets[i][at(tree_.order[at(level)])]);
+        hops_from_[row(i) + at(level)] = hops_from_[row(i) + at(level) + 1] + std::abs(offsets_[i][at(tree_.order[at(level)])]);
   }
 
   Schedule plan() {
@@ -171,6 +183,7 @@ class TorusAllgather : TreeWalk {
       plan_step(steps[s], edges, schedule.phases[s]);
     }
     add_leaf_copies(schedule.phases.back(), tree_, reach_, d_);
+    if (travel_) join_messages_per_peer(schedule);
     declare_home_temps(schedule);
     return schedule;
   }
@@ -181,7 +194,7 @@ class TorusAllgather : TreeWalk {
   int hops_from(const TreeNode& node, int level) const { return hops_from_[row(node.representative) + at(level)]; }
   BlockRef storage(const TreeNode& node, int level) const {
     if (node.zero_chain) return {Buffer::send, 0};
-    return home(reach_, t_, d_, node.representative, hops_from(node, level));
+    return home(reach_, t_, d_, node.representative, hops_from(node, level), travel_);
   }
   bool any_target(const TreeNode& node, int level) const { return detail::any_target(reach_, node, level); }
 
@@ -198,20 +211,26 @@ class TorusAllgather : TreeWalk {
 
   void plan_step(const Step& step, const std::vector<Edge>& edges, Phase& phase) const {
     std::vector<BlockRef> send, receive;
+    Forwarded forwarded{travel_};
     const int behind = step.behind();
     for (const Edge& edge : edges) {
       const int c = edge.child->value;
       if (!step.moves(c) || !edge.origin || !edge.target) continue;
       const int left = std::abs(c) - step.hop + hops_from(*edge.child, step.level + 1);
       const int slot = edge.child->representative;
-      if (ends_in_range(reach_, step.dim, behind, c - behind))
-        send.push_back(step.hop == 0 ? storage(*edge.node, step.level) : home(reach_, t_, d_, slot, left));
-      if (ends_in_range(reach_, step.dim, behind + step.sign, c - behind - step.sign))
-        receive.push_back(home(reach_, t_, d_, slot, left - 1));
+      if (ends_in_range(reach_, step.dim, behind, c - behind)) {
+        send.push_back(step.hop == 0 ? storage(*edge.node, step.level) : home(reach_, t_, d_, slot, left, travel_));
+        forwarded.send = forwarded.send || left > 1;
+      }
+      if (ends_in_range(reach_, step.dim, behind + step.sign, c - behind - step.sign)) {
+        receive.push_back(home(reach_, t_, d_, slot, left - 1, travel_));
+        forwarded.receive = forwarded.receive || left > 1;
+      }
     }
-    add_step_move(phase, grid_, coords_, step, std::move(send), std::move(receive));
+    add_step_move(phase, grid_, coords_, step, std::move(send), std::move(receive), forwarded);
   }
 
+  bool travel_;
   std::vector<int> hops_from_;  // t x (d+1): sum of |coordinate| over the levels from `level` on
 };
 
@@ -219,9 +238,9 @@ Schedule plan_torus(const CartesianView& view, Collective collective) {
   if (collective == Collective::alltoall) {
     std::vector<int> order(at(view.grid.ndims()));
     std::iota(order.begin(), order.end(), 0);
-    return TorusAlltoall(view.grid, view.offsets, view.coords, std::move(order)).plan();
+    return TorusAlltoall(view, std::move(order)).plan();
   }
-  return TorusAllgather(view.grid, view.offsets, view.coords, best_allgather_order(view.offsets)).plan();
+  return TorusAllgather(view, best_allgather_order(view.offsets)).plan();
 }
 
 }  // namespace
@@ -230,6 +249,6 @@ extern const PlannerEntry torus_planner{
     "torus",
     "the one-hop torus algorithm of Träff, Carpen-Amarie, Hunold and Rougier: blocks move one hop per "
     "phase along each dimension in turn",
-    true, true, false, plan_torus, nullptr};
+    true, true, false, plan_torus, nullptr, nullptr, false, false, false, true};
 
 }  // namespace cartcoll::detail
