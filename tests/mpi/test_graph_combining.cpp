@@ -35,20 +35,6 @@ namespace {
 
 constexpr std::chrono::seconds deadline{240};
 
-// graph-combining with threshold Θ (2: a few processes have friends even on sparse graphs), two
-// steps (or more), at most two phases (Mirsadeghi et al.'s (Exploiting Common Neighborhoods)
-// combining) or more (cumulative combining).
-class CombiningInfo : public AlgorithmInfo {
- public:
-  explicit CombiningInfo(const std::string& threshold = "2", const std::string& steps = "2",
-                         const std::string& phases = "2", const std::string& algorithm = "graph-combining")
-      : AlgorithmInfo(algorithm) {
-    set("cartcoll_combining_threshold", threshold);
-    set("cartcoll_combining_steps", steps);
-    set("cartcoll_combining_phases", phases);
-  }
-};
-
 TEST(GraphCombining, RandomGraphsEveryOperationAndForm) {
   const Watchdog watchdog("graph-combining on random graphs", deadline);
   const CombiningInfo info;

@@ -106,9 +106,9 @@ cartcoll::Graph oracle_graph(const cartcoll::Graph& graph, Pairing pairing) {
 }  // namespace
 
 GraphCase::GraphCase(Op op, Variant variant, Sizes sizes, const TestTypes& types, const cartcoll::Graph& graph,
-                     int rank, unsigned seed, Pairing pairing)
+                     int rank, unsigned seed, Pairing pairing, Missized missized)
     : CaseBuffers(op, rank), variant_(variant), sizes_(sizes), pairing_(pairing), oracle_(oracle_graph(graph, pairing)),
-      seed_(seed) {
+      seed_(seed), missized_(missized) {
   const bool mixed = variant == Variant::mixed_types;
   const std::vector<int>& sources = oracle_.sources(rank);
   const std::vector<int>& destinations = oracle_.destinations(rank);
@@ -126,11 +126,39 @@ GraphCase::GraphCase(Op op, Variant variant, Sizes sizes, const TestTypes& types
                                     : ints_on_edge(rank, destinations[j], out_k[j], static_cast<int>(j)));
     send_types.push_back(!mixed ? &types.contiguous() : general(op) ? &types.at(static_cast<int>(j + seed)) : &types.shifted());
   }
+  if (rank == missized.sender) send_ints.at(missized.block) += missized.extra_ints;
   send_.emplace(op, send_ints, send_types, true);
   recv_.emplace(op, recv_ints, recv_types, false);
 }
 
 std::size_t GraphCase::oracle_block(std::size_t i) const { return pairing_ == Pairing::cartesian ? i ^ 1u : i; }
+
+int GraphCase::ints_sent(int rank, std::size_t block) const {
+  const std::vector<int>& destinations = oracle_.destinations(rank);
+  if (gathers(op_)) return ints_on_edge(rank, cartcoll::no_process, 0, 0);
+  return ints_on_edge(rank, destinations.at(block), occurrences(destinations).at(block), static_cast<int>(block));
+}
+
+// The k-th occurrence of the receiver among the sender's destinations receives into the k-th
+// occurrence of the sender among the receiver's sources.
+std::pair<int, std::size_t> GraphCase::missized_receive() const {
+  if (missized_.sender < 0) return {cartcoll::no_process, 0};
+  const std::vector<int>& destinations = oracle_.destinations(missized_.sender);
+  const int receiver = destinations.at(missized_.block);
+  const int k = occurrences(destinations).at(missized_.block);
+  const std::vector<int>& sources = oracle_.sources(receiver);
+  const std::vector<int> in_k = occurrences(sources);
+  for (std::size_t o = 0; o < sources.size(); ++o)
+    if (sources[o] == missized_.sender && in_k[o] == k) return {receiver, oracle_block(o)};
+  return {cartcoll::no_process, 0};
+}
+
+std::string GraphCase::mismatch() const {
+  if (missized_receive().first != rank_) return CaseBuffers::mismatch();
+  std::vector<std::size_t> every_block(recv_->blocks().size());
+  std::iota(every_block.begin(), every_block.end(), std::size_t{0});
+  return CaseBuffers::mismatch(every_block);
+}
 
 // Even numbers of ints (the strided type holds two). allgather(v) blocks depend on the sender only.
 int GraphCase::ints_on_edge(int from, int to, int occurrence, int index) const {
