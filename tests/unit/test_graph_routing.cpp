@@ -110,8 +110,9 @@ TEST_P(RoutingProof, ErdosRenyiAndStencilGraphsSendAtMostTheGridsMessages) {
       ASSERT_TRUE(proof.result) << edges.description << ", " << dims << " dimensions";
       int bound = 0;
       for (int extent : routing_extents(edges.size, dims)) bound += extent - 1;
-      if (edges.size >= 64)  // the 12-process Moore graph wraps onto repeated and self edges, which go direct
+      if (edges.size >= 64) {  // the 12-process Moore graph wraps onto repeated and self edges, which go direct
         EXPECT_LE(proof.most_messages, bound) << edges.description << ", " << dims << " dimensions";
+      }
       EXPECT_EQ(proof.most_phases, static_cast<int>(routing_extents(edges.size, dims).size())) << edges.description;
     }
   }
