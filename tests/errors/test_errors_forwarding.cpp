@@ -7,8 +7,9 @@
 // only, from the blocking call, from CC_Wait of the nonblocking one and from each start of the
 // persistent one; every other process completes with exactly what the reference model says; nobody
 // hangs. 2 ints smaller: MPI_SUCCESS everywhere, every other process exact. On the receiver nothing
-// is written outside its receive blocks (docs/semantics.md, "Errors suite: block sizes that
-// disagree"). Every case ends with a full, checked call on the communicator.
+// is written outside its receive blocks, whose contents are undefined where the block travelled
+// combined with others (docs/semantics.md, "Errors suite: requests, completion and arguments").
+// Every case ends with a full, checked call on the communicator.
 #include <gtest/gtest.h>
 #include <mpi.h>
 

@@ -48,8 +48,8 @@ enum class Pairing { kth_occurrence, cartesian };
 // Bad input (alltoall, alltoallv, alltoallw): one send block of one process sized apart from its
 // receive block, `extra_ints` more ints than its receiver expects (fewer where negative; a multiple of
 // the send type's ints). The receiver's blocks are then undefined wherever a planner combined the
-// block with others (docs/semantics.md, "Errors suite: block sizes that disagree"): mismatch() checks
-// there only that nothing outside them was written.
+// block with others (docs/semantics.md, "Errors suite: requests, completion and arguments",
+// test_errors_forwarding): mismatch() checks there only that nothing outside them was written.
 struct Missized {
   int sender = -1;  // none
   std::size_t block = 0;
