@@ -154,10 +154,10 @@ std::pair<int, std::size_t> GraphCase::missized_receive() const {
 }
 
 std::string GraphCase::mismatch() const {
-  if (missized_receive().first != rank_) return CaseBuffers::mismatch();
-  std::vector<std::size_t> every_block(recv_->blocks().size());
-  std::iota(every_block.begin(), every_block.end(), std::size_t{0});
-  return CaseBuffers::mismatch(every_block);
+  const auto [receiver, block] = missized_receive();
+  if (receiver != rank_ || missized_.extra_ints < 0) return CaseBuffers::mismatch();
+  const std::size_t truncated[] = {block};
+  return CaseBuffers::mismatch(truncated);
 }
 
 // Even numbers of ints (the strided type holds two). allgather(v) blocks depend on the sender only.
@@ -203,6 +203,13 @@ std::vector<std::byte> GraphCase::expected_receive() const {
   const auto& mine = result[static_cast<std::size_t>(rank_)];
   std::vector<cartcoll::reference::Bytes> in_user_order(mine.size());
   for (std::size_t o = 0; o < mine.size(); ++o) in_user_order[oracle_block(o)] = mine[o];
+  // A smaller block than the receiver's: its ints, then the rest of the receive block as it was.
+  if (const auto [receiver, block] = missized_receive(); receiver == rank_ && missized_.extra_ints < 0) {
+    cartcoll::reference::Bytes& bytes = in_user_order.at(block);
+    const cartcoll::reference::Bytes before = recv_->packed(block);
+    const std::size_t kept = bytes.size() - 4 * static_cast<std::size_t>(-missized_.extra_ints);
+    std::copy(before.begin() + static_cast<std::ptrdiff_t>(kept), before.end(), bytes.begin() + static_cast<std::ptrdiff_t>(kept));
+  }
   return recv_->with_blocks(in_user_order);
 }
 

@@ -47,9 +47,9 @@ enum class Pairing { kth_occurrence, cartesian };
 
 // Bad input (alltoall, alltoallv, alltoallw): one send block of one process sized apart from its
 // receive block, `extra_ints` more ints than its receiver expects (fewer where negative; a multiple of
-// the send type's ints). The receiver's blocks are then undefined wherever a planner combined the
-// block with others (docs/semantics.md, "Errors suite: requests, completion and arguments",
-// test_errors_forwarding): mismatch() checks there only that nothing outside them was written.
+// the send type's ints). A larger block leaves its receive block as MPI leaves a truncated receive
+// (undefined: mismatch() skips its ints); a smaller one fills the first ints of its receive block
+// and leaves the rest as it was.
 struct Missized {
   int sender = -1;  // none
   std::size_t block = 0;
@@ -68,8 +68,8 @@ class GraphCase : public CaseBuffers {
   // the functions of the same forms in `api`.
   int call(Form form, MPI_Comm comm, MPI_Request* request, const Api& api = cc_api);
   std::string describe() const;
-  // Empty if the receive buffer holds what it must (Missized: on its receiver, nothing outside the
-  // receive blocks written) and the send buffer is untouched, else what differs.
+  // Empty if the receive buffer holds what it must (all of it but a truncated block: Missized) and
+  // the send buffer is untouched, else what differs.
   std::string mismatch() const;
   // The ints send block `block` of `rank` carries where its receiver agrees (before Missized).
   int ints_sent(int rank, std::size_t block) const;
