@@ -35,20 +35,6 @@ namespace {
 
 constexpr std::chrono::seconds deadline{240};
 
-// graph-combining with threshold Θ (2: a few processes have friends even on sparse graphs), two
-// steps (or more), at most two phases (Mirsadeghi et al.'s (Exploiting Common Neighborhoods)
-// combining) or more (cumulative combining).
-class CombiningInfo : public AlgorithmInfo {
- public:
-  explicit CombiningInfo(const std::string& threshold = "2", const std::string& steps = "2",
-                         const std::string& phases = "2", const std::string& algorithm = "graph-combining")
-      : AlgorithmInfo(algorithm) {
-    set("cartcoll_combining_threshold", threshold);
-    set("cartcoll_combining_steps", steps);
-    set("cartcoll_combining_phases", phases);
-  }
-};
-
 TEST(GraphCombining, RandomGraphsEveryOperationAndForm) {
   const Watchdog watchdog("graph-combining on random graphs", deadline);
   const CombiningInfo info;
@@ -99,6 +85,65 @@ TEST(GraphCombining, SavesMessagesWhereProcessesShareOutNeighbors) {
   const long long v_form = checked_messages(comm, graph, Op::alltoallv, 7, Sizes::per_edge);
   if (world_size() >= 7) EXPECT_LT(v_form, direct_messages(graph));
   else if (world_size() < 6) EXPECT_EQ(v_form, direct_messages(graph));
+  MPI_Comm_free(&comm);
+  expect_no_leaks();
+}
+
+// alltoallw with MPI_BOTTOM and absolute byte displacements, every edge sized apart (1 to 3 ints by
+// sender and receiver), so that forwarders pack blocks given by absolute addresses (MPICH 4.0.2's
+// MPI_Pack refuses MPI_BOTTOM: Execution::packable), every form; each int names its sender, its
+// receiver and its place.
+TEST(GraphCombining, AbsoluteAddressesTravelWithTheirSizes) {
+  const Watchdog watchdog("graph-combining from MPI_BOTTOM", deadline);
+  const Graph graph = dense_graph(13);
+  const CombiningInfo info;
+  MPI_Comm comm = create_adjacent(graph, info.get());
+  ASSERT_NE(comm, MPI_COMM_NULL);
+  const int rank = world_rank();
+  const std::vector<int>& out = graph.destinations(rank);
+  const std::vector<int>& in = graph.sources(rank);
+  auto ints = [](int from, int to) { return 1 + (from * 7 + to * 3) % 3; };
+  auto value = [](int from, int to, int e) { return 100000 * from + 100 * to + e; };
+  std::vector<std::vector<int>> send(out.size()), recv(in.size());
+  std::vector<int> send_counts, recv_counts;
+  std::vector<MPI_Aint> send_at, recv_at;
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    for (int e = 0; e < ints(rank, out[j]); ++e) send[j].push_back(value(rank, out[j], e));
+    send_counts.push_back(ints(rank, out[j]));
+    MPI_Get_address(send[j].data(), &send_at.emplace_back());
+  }
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    recv[i].assign(static_cast<std::size_t>(ints(in[i], rank)) + 1, -1);  // one int more: left as it was
+    recv_counts.push_back(ints(in[i], rank));
+    MPI_Get_address(recv[i].data(), &recv_at.emplace_back());
+  }
+  const std::vector<MPI_Datatype> send_types(out.size(), MPI_INT), recv_types(in.size(), MPI_INT);
+  for (const Form form : all_forms) {
+    for (std::vector<int>& block : recv) std::fill(block.begin(), block.end(), -1);
+    MPI_Request request = MPI_REQUEST_NULL;
+    if (form == Form::blocking) {
+      ASSERT_EQ(CC_Neighbor_alltoallw(MPI_BOTTOM, send_counts.data(), send_at.data(), send_types.data(), MPI_BOTTOM,
+                                      recv_counts.data(), recv_at.data(), recv_types.data(), comm),
+                MPI_SUCCESS);
+    } else if (form == Form::nonblocking) {
+      ASSERT_EQ(CC_Ineighbor_alltoallw(MPI_BOTTOM, send_counts.data(), send_at.data(), send_types.data(), MPI_BOTTOM,
+                                       recv_counts.data(), recv_at.data(), recv_types.data(), comm, &request),
+                MPI_SUCCESS);
+      ASSERT_EQ(CC_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    } else {
+      ASSERT_EQ(CC_Neighbor_alltoallw_init(MPI_BOTTOM, send_counts.data(), send_at.data(), send_types.data(),
+                                           MPI_BOTTOM, recv_counts.data(), recv_at.data(), recv_types.data(), comm,
+                                           MPI_INFO_NULL, &request),
+                MPI_SUCCESS);
+      ASSERT_EQ(CC_Start(&request), MPI_SUCCESS);
+      ASSERT_EQ(CC_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+      ASSERT_EQ(CC_Request_free(&request), MPI_SUCCESS);
+    }
+    for (std::size_t i = 0; i < in.size(); ++i)
+      for (int e = 0; e <= ints(in[i], rank); ++e)
+        EXPECT_EQ(recv[i][static_cast<std::size_t>(e)], e < ints(in[i], rank) ? value(in[i], rank, e) : -1)
+            << name(form) << ", block " << i << " from " << in[i] << ", int " << e;
+  }
   MPI_Comm_free(&comm);
   expect_no_leaks();
 }

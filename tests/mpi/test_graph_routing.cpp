@@ -31,18 +31,6 @@ namespace {
 
 constexpr std::chrono::seconds deadline{240};
 
-// graph-routing (or `auto`, algorithm "") with the assertion on a grid of `dims` dimensions ("":
-// not given).
-class RoutingInfo : public AlgorithmInfo {
- public:
-  explicit RoutingInfo(const std::string& dims = "2", const std::string& algorithm = "graph-routing",
-                       const std::string& uniform = "true")
-      : AlgorithmInfo(algorithm) {
-    set("cartcoll_assert_uniform_blocks", uniform);
-    if (!dims.empty()) set("cartcoll_routing_dims", dims);
-  }
-};
-
 // Every process sends to every other.
 Graph complete_graph(int p) {
   Graph graph(p);

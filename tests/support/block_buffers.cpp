@@ -159,8 +159,10 @@ void CaseBuffers::fill_sides(int generation) {
   }
 }
 
-std::string CaseBuffers::mismatch() const {
-  if (std::string difference = recv_->difference_from(expected_); !difference.empty()) return difference;
+std::string CaseBuffers::mismatch(std::span<const std::size_t> undefined) const {
+  std::vector<std::byte> expected = expected_;
+  for (const std::size_t block : undefined) recv_->unpack_into(expected, block, recv_->packed(block));
+  if (std::string difference = recv_->difference_from(expected); !difference.empty()) return difference;
   if (send_->bytes() != send_copy_) return "the send buffer was modified";
   return {};
 }

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -148,8 +149,9 @@ struct CallArguments {
 // generation, and the check of the receive buffer against what the case expects.
 class CaseBuffers {
  public:
-  // Empty if the receive buffer is exactly as expected and the send buffer untouched, else what differs.
-  std::string mismatch() const;
+  // Empty if the receive buffer is exactly as expected and the send buffer untouched, else what
+  // differs; the ints of the receive blocks `undefined` lists may hold anything.
+  std::string mismatch(std::span<const std::size_t> undefined = {}) const;
 
  protected:
   CaseBuffers(Op op, int rank) : op_(op), rank_(rank) {}

@@ -106,9 +106,9 @@ cartcoll::Graph oracle_graph(const cartcoll::Graph& graph, Pairing pairing) {
 }  // namespace
 
 GraphCase::GraphCase(Op op, Variant variant, Sizes sizes, const TestTypes& types, const cartcoll::Graph& graph,
-                     int rank, unsigned seed, Pairing pairing)
+                     int rank, unsigned seed, Pairing pairing, Missized missized)
     : CaseBuffers(op, rank), variant_(variant), sizes_(sizes), pairing_(pairing), oracle_(oracle_graph(graph, pairing)),
-      seed_(seed) {
+      seed_(seed), missized_(missized) {
   const bool mixed = variant == Variant::mixed_types;
   const std::vector<int>& sources = oracle_.sources(rank);
   const std::vector<int>& destinations = oracle_.destinations(rank);
@@ -126,11 +126,39 @@ GraphCase::GraphCase(Op op, Variant variant, Sizes sizes, const TestTypes& types
                                     : ints_on_edge(rank, destinations[j], out_k[j], static_cast<int>(j)));
     send_types.push_back(!mixed ? &types.contiguous() : general(op) ? &types.at(static_cast<int>(j + seed)) : &types.shifted());
   }
+  if (rank == missized.sender) send_ints.at(missized.block) += missized.extra_ints;
   send_.emplace(op, send_ints, send_types, true);
   recv_.emplace(op, recv_ints, recv_types, false);
 }
 
 std::size_t GraphCase::oracle_block(std::size_t i) const { return pairing_ == Pairing::cartesian ? i ^ 1u : i; }
+
+int GraphCase::ints_sent(int rank, std::size_t block) const {
+  const std::vector<int>& destinations = oracle_.destinations(rank);
+  if (gathers(op_)) return ints_on_edge(rank, cartcoll::no_process, 0, 0);
+  return ints_on_edge(rank, destinations.at(block), occurrences(destinations).at(block), static_cast<int>(block));
+}
+
+// The k-th occurrence of the receiver among the sender's destinations receives into the k-th
+// occurrence of the sender among the receiver's sources.
+std::pair<int, std::size_t> GraphCase::missized_receive() const {
+  if (missized_.sender < 0) return {cartcoll::no_process, 0};
+  const std::vector<int>& destinations = oracle_.destinations(missized_.sender);
+  const int receiver = destinations.at(missized_.block);
+  const int k = occurrences(destinations).at(missized_.block);
+  const std::vector<int>& sources = oracle_.sources(receiver);
+  const std::vector<int> in_k = occurrences(sources);
+  for (std::size_t o = 0; o < sources.size(); ++o)
+    if (sources[o] == missized_.sender && in_k[o] == k) return {receiver, oracle_block(o)};
+  return {cartcoll::no_process, 0};
+}
+
+std::string GraphCase::mismatch() const {
+  const auto [receiver, block] = missized_receive();
+  if (receiver != rank_ || missized_.extra_ints < 0) return CaseBuffers::mismatch();
+  const std::size_t truncated[] = {block};
+  return CaseBuffers::mismatch(truncated);
+}
 
 // Even numbers of ints (the strided type holds two). allgather(v) blocks depend on the sender only.
 int GraphCase::ints_on_edge(int from, int to, int occurrence, int index) const {
@@ -175,6 +203,13 @@ std::vector<std::byte> GraphCase::expected_receive() const {
   const auto& mine = result[static_cast<std::size_t>(rank_)];
   std::vector<cartcoll::reference::Bytes> in_user_order(mine.size());
   for (std::size_t o = 0; o < mine.size(); ++o) in_user_order[oracle_block(o)] = mine[o];
+  // A smaller block than the receiver's: its ints, then the rest of the receive block as it was.
+  if (const auto [receiver, block] = missized_receive(); receiver == rank_ && missized_.extra_ints < 0) {
+    cartcoll::reference::Bytes& bytes = in_user_order.at(block);
+    const cartcoll::reference::Bytes before = recv_->packed(block);
+    const std::size_t kept = bytes.size() - 4 * static_cast<std::size_t>(-missized_.extra_ints);
+    std::copy(before.begin() + static_cast<std::ptrdiff_t>(kept), before.end(), bytes.begin() + static_cast<std::ptrdiff_t>(kept));
+  }
   return recv_->with_blocks(in_user_order);
 }
 

@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "block_buffers.hpp"
@@ -44,11 +45,22 @@ enum class Sizes { per_edge, per_index, uniform };
 // neighborhood is its offsets: kth_occurrence on gather_cart_neighborhood's lists.)
 enum class Pairing { kth_occurrence, cartesian };
 
+// Bad input (alltoall, alltoallv, alltoallw): one send block of one process sized apart from its
+// receive block, `extra_ints` more ints than its receiver expects (fewer where negative; a multiple of
+// the send type's ints). A larger block leaves its receive block as MPI leaves a truncated receive
+// (undefined: mismatch() skips its ints); a smaller one fills the first ints of its receive block
+// and leaves the rest as it was.
+struct Missized {
+  int sender = -1;  // none
+  std::size_t block = 0;
+  int extra_ints = 0;
+};
+
 class GraphCase : public CaseBuffers {
  public:
   // graph: the lists as gather_topology gives them.
   GraphCase(Op op, Variant variant, Sizes sizes, const TestTypes& types, const cartcoll::Graph& graph, int rank,
-            unsigned seed, Pairing pairing = Pairing::kth_occurrence);
+            unsigned seed, Pairing pairing = Pairing::kth_occurrence, Missized missized = {});
 
   // Fills the send buffer for `generation`, resets the receive buffer and works out what it must hold.
   void prepare(int generation);
@@ -56,6 +68,14 @@ class GraphCase : public CaseBuffers {
   // the functions of the same forms in `api`.
   int call(Form form, MPI_Comm comm, MPI_Request* request, const Api& api = cc_api);
   std::string describe() const;
+  // Empty if the receive buffer holds what it must (all of it but a truncated block: Missized) and
+  // the send buffer is untouched, else what differs.
+  std::string mismatch() const;
+  // The ints send block `block` of `rank` carries where its receiver agrees (before Missized).
+  int ints_sent(int rank, std::size_t block) const;
+  // The process that receives the mis-sized block and which of its receive blocks that is (user
+  // order); {no_process, 0} without one.
+  std::pair<int, std::size_t> missized_receive() const;
 
  private:
   int ints_on_edge(int from, int to, int occurrence, int index) const;
@@ -68,6 +88,7 @@ class GraphCase : public CaseBuffers {
   Pairing pairing_;
   cartcoll::Graph oracle_;  // graph, its sources in pairs swapped for Pairing::cartesian
   unsigned seed_;
+  Missized missized_;
 };
 
 }  // namespace support

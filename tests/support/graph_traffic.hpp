@@ -7,11 +7,38 @@
 #include <span>
 #include <string>
 
+#include "cart_fixture.hpp"
 #include "core/model/graph.hpp"
 #include "graph_case.hpp"
 #include "traffic_census.hpp"
 
 namespace support {
+
+// graph-combining with threshold Θ (2: a few processes have friends even on sparse graphs), two
+// steps (or more), at most two phases (Mirsadeghi et al.'s (Exploiting Common Neighborhoods)
+// combining) or more (cumulative combining).
+class CombiningInfo : public AlgorithmInfo {
+ public:
+  explicit CombiningInfo(const std::string& threshold = "2", const std::string& steps = "2",
+                         const std::string& phases = "2", const std::string& algorithm = "graph-combining")
+      : AlgorithmInfo(algorithm) {
+    set("cartcoll_combining_threshold", threshold);
+    set("cartcoll_combining_steps", steps);
+    set("cartcoll_combining_phases", phases);
+  }
+};
+
+// graph-routing (or `auto`, algorithm "") with the assertion on a grid of `dims` dimensions ("":
+// not given).
+class RoutingInfo : public AlgorithmInfo {
+ public:
+  explicit RoutingInfo(const std::string& dims = "2", const std::string& algorithm = "graph-routing",
+                       const std::string& uniform = "true")
+      : AlgorithmInfo(algorithm) {
+    set("cartcoll_assert_uniform_blocks", uniform);
+    if (!dims.empty()) set("cartcoll_routing_dims", dims);
+  }
+};
 
 // CC_Dist_graph_create_adjacent over MPI_COMM_WORLD with this process's lists of `graph`; the result
 // code in *code where given, else expected to be MPI_SUCCESS.

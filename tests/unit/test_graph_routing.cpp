@@ -113,8 +113,9 @@ TEST_P(RoutingProof, ErdosRenyiAndStencilGraphsSendAtMostTheGridsMessages) {
       ASSERT_TRUE(proof.result) << edges.description << ", " << dims << " dimensions";
       int bound = 0;
       for (int extent : routing_extents(edges.size, dims)) bound += extent - 1;
-      if (edges.size >= 64)  // the 12-process Moore graph wraps onto repeated and self edges, which go direct
+      if (edges.size >= 64) {  // the 12-process Moore graph wraps onto repeated and self edges, which go direct
         EXPECT_LE(proof.most_messages, bound) << edges.description << ", " << dims << " dimensions";
+      }
       EXPECT_EQ(proof.most_phases, static_cast<int>(routing_extents(edges.size, dims).size())) << edges.description;
     }
   }
@@ -133,6 +134,15 @@ TEST_P(RoutingProof, SizesTravelWithEveryEdgeSizedApart) {
   }
   for (const int dims : {2, 3})
     ASSERT_TRUE(prove_routing(graph_of(graphs::erdos_renyi(256, 0.2, 1)), GetParam(), dims, true).result) << dims;
+}
+
+// At scale: the halo graph of a 3-D mesh of 64^3 cells cut into 4096 parts, every edge sized apart,
+// on the default grid (6 dimensions of 4), proven in the simulator.
+TEST_P(RoutingProof, SizesTravelOnAHaloGraphOf4096Processes) {
+  const graphs::EdgeList halo = graphs::mesh_partition(4096, 3, 64, 1);
+  const Proof proof = prove_routing(graph_of(halo), GetParam(), default_routing_dims(4096), true);
+  ASSERT_TRUE(proof.result) << halo.description;
+  EXPECT_EQ(proof.most_phases, static_cast<int>(routing_extents(4096, default_routing_dims(4096)).size()));
 }
 
 INSTANTIATE_TEST_SUITE_P(Collectives, RoutingProof, ::testing::Values(Collective::alltoall, Collective::allgather),

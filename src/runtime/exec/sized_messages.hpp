@@ -7,12 +7,13 @@
 // Such a message is sent as MPI_PACKED (packed on the communicator), which a receive of any type
 // signature that matches the packed data may take (MPI 4.1, section 5.2), so a receiver that sizes
 // every block itself posts its receive as for any other message. One that carries sizes
-// (Message::carries_sizes) begins with its blocks' byte sizes (MPI_INT64_T, packed), and its
-// receiver posts the receive once MPI_Improbe has matched it and told its size: no agreement and no
-// extra message per call. A forwarded block's bytes are copied from the packed message that brought
-// it into the one that takes it on, which relies on the packed form of data being its bytes with
-// nothing between packing units: MPI's native representation on one architecture in Open MPI and
-// MPICH (docs/graph-combining.md, "Sizes that travel").
+// (Message::carries_sizes, and a message of several blocks that is the last between its two
+// processes in its phase: Execution::lower_sized) begins with its blocks' byte sizes (MPI_INT64_T,
+// packed), and its receiver posts the receive once MPI_Improbe has matched it and told its size: no
+// agreement and no extra message per call. A forwarded block's bytes are copied from the packed
+// message that brought it into the one that takes it on, which relies on the packed form of data
+// being its bytes with nothing between packing units: MPI's native representation on one
+// architecture in Open MPI and MPICH (docs/graph-combining.md, "Sizes that travel").
 #include <mpi.h>
 
 #include <cstddef>
