@@ -133,12 +133,7 @@ TEST(CartesianSizesTravel, CombiningCombinesAndCarriesTheSizes) {
   for (const Schedule& schedule : schedules) EXPECT_EQ(schedule.messages(), 4);
   const auto [send, recv] = cartesian_edge_blocks(grid, offsets, Collective::alltoall);
   EXPECT_NO_THROW(static_cast<void>(simulate(schedules, send, recv)));
-  bool dropped = false;
-  for (Schedule& schedule : schedules)
-    for (Phase& phase : schedule.phases)
-      for (auto* messages : {&phase.sends, &phase.recvs})
-        for (Message& message : *messages) dropped = std::exchange(message.carries_sizes, false) || dropped;
-  ASSERT_TRUE(dropped);
+  ASSERT_TRUE(test::drop_carried_sizes(schedules));
   EXPECT_THROW(static_cast<void>(simulate(schedules, send, recv)), ScheduleError);
 }
 

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "../describe.hpp"
@@ -132,6 +133,16 @@ inline Bytes bytes(std::initializer_list<int> values) {
 }
 
 // Runs the schedules in the simulator and compares the result with `expected`.
+// Takes Message::carries_sizes off every message of `schedules`; whether any had it.
+inline bool drop_carried_sizes(std::vector<Schedule>& schedules) {
+  bool dropped = false;
+  for (Schedule& schedule : schedules)
+    for (Phase& phase : schedule.phases)
+      for (auto* messages : {&phase.sends, &phase.recvs})
+        for (Message& message : *messages) dropped = std::exchange(message.carries_sizes, false) || dropped;
+  return dropped;
+}
+
 inline ::testing::AssertionResult simulates_to(std::span<const Schedule> schedules, const Blocks& send,
                                                const Blocks& recv, const Blocks& expected,
                                                const reference::ReduceOp& op = {}) {
