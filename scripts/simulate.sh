@@ -24,10 +24,11 @@
 #   --docs            also rewrite docs/simulation.md's generated part from this run
 #   --mesh            add the mesh steps (not in the default run): at each process count P, cartcoll-bench
 #                     --mesh-partition P 3 N 1, the halo graph of N^3 cells cut into P parts by recursive
-#                     coordinate bisection, N = 24 P^(1/3) (about 24^3 cells a part), alltoallv with blocks
-#                     of the shared cells x m doubles (m = 1, 100: halos of 1 to 100 values a cell) and
-#                     alltoall of m ints, on the fat tree (its blocks are kilobytes: bandwidth counts),
-#                     with the graph implementations; `--list --mesh` lists them
+#                     coordinate bisection, N = 24 P^(1/3) (about 24^3 cells a part) and N = 8 P^(1/3)
+#                     (8^3), alltoallv with blocks of the shared cells x m doubles (m = 1, 100: halos of
+#                     1 to 100 values a cell) and alltoall of m ints (24^3), on the fat tree (blocks of
+#                     kilobytes: bandwidth counts), with the graph implementations; `--list --mesh`
+#                     lists them
 # Each step is one cartcoll-bench run (one operation, neighborhood and process count, two or three
 # block sizes, the implementations cart-trivial, cart-combining, cart-torus, cart-auto, or on graphs
 # cc-trivial, cc-graph-combining, cc-graph-routing, cc-auto, and the baseline direct); the simulation
@@ -56,7 +57,7 @@ while (($#)); do
     --list) list_only=1 ;;
     --docs) write_docs=1 ;;
     --mesh) mesh=1 ;;
-    -h|--help) sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,31p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "simulate.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -88,6 +89,10 @@ for p in "${procs_counts[@]}"; do
   if ((mesh)); then
     n=$(awk -v p="$p" 'BEGIN { printf "%d", 24 * p ^ (1 / 3) + 0.5 }')
     add "$p" "alltoallv mesh-3-$n" "--op alltoallv --type double --mesh-partition $p 3 $n 1 --sizes 1,100" mesh
+    # Strong scaling's end: about 8^3 cells a part, halos of tens of cells a face (latency-bound).
+    n=$(awk -v p="$p" 'BEGIN { printf "%d", 8 * p ^ (1 / 3) + 0.5 }')
+    add "$p" "alltoallv mesh-3-$n" "--op alltoallv --type double --mesh-partition $p 3 $n 1 --sizes 1,100" mesh
+    n=$(awk -v p="$p" 'BEGIN { printf "%d", 24 * p ^ (1 / 3) + 0.5 }')
     add "$p" "alltoall mesh-3-$n" "--op alltoall --mesh-partition $p 3 $n 1 --sizes 1,100" mesh
   fi
   for op in alltoall allgather; do
