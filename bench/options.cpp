@@ -49,7 +49,7 @@ std::string usage_text() {
         "  CC_Dist_graph_create_adjacent communicators), mpi-neighbor, mpi-ineighbor, mpi-neighbor-persistent,\n"
         "  ideal (one Isend/Irecv per edge), direct; every block has m elements (no size rule), allgatherw is\n"
         "  not available. On a graph with per-edge counts (--mesh-partition), alltoallv/w blocks have count x m\n"
-        "  elements (m per shared cell), and cc-graph-routing, which needs blocks of one size, is left out.\n"
+        "  elements (m per shared cell).\n"
         "Methodology: barrier before each repetition, time = max over ranks, implementations take turns of\n"
         "  --batch repetitions (default 5) each led by one untimed call, each round of turns in an order\n"
         "  drawn from its number,\n"
@@ -173,14 +173,10 @@ std::vector<std::string> implementations_of(cartcoll::NeighborhoodKind kind, con
   return names;
 }
 
-// alltoallv/w on a graph with counts: blocks of count x m elements, so no uniform-blocks assertion and
-// no graph-routing, and the largest process's buffer displacements must fit an int.
-void fit_to_blocks(Options& o, bool impls_given) {
+// alltoallv/w on a graph with counts: blocks of count x m elements, so no uniform-blocks assertion, and
+// the largest process's buffer displacements must fit an int.
+void fit_to_blocks(const Options& o) {
   if (uniform_blocks(o)) return;
-  const auto routing = [](const std::string& impl) { return impl.starts_with("cc-graph-routing"); };
-  if (impls_given && std::ranges::any_of(o.impls, routing))
-    reject("cc-graph-routing needs blocks of one size: not with " + o.op + " on a graph with per-edge counts");
-  std::erase_if(o.impls, routing);
   std::vector<long long> totals(static_cast<std::size_t>(o.graph->size));
   for (std::size_t i = 0; i < o.graph->edges.size(); ++i) {
     totals[static_cast<std::size_t>(o.graph->edges[i].first)] += o.graph->counts[i];
@@ -260,7 +256,7 @@ Options parse_arguments(const std::vector<std::string>& args, bool& help, bool& 
     reject("a GRAPH takes --op alltoall(v,w) or allgather(v), and no --setup");
   if (!o.graph && o.offsets.empty()) reject("empty neighborhood");
   check_impls(o.impls, known_names);
-  fit_to_blocks(o, impls_given);
+  fit_to_blocks(o);
   return o;
 }
 

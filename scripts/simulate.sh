@@ -24,10 +24,11 @@
 #   --docs            also rewrite docs/simulation.md's generated part from this run
 #   --mesh            add the mesh steps (not in the default run): at each process count P, cartcoll-bench
 #                     --mesh-partition P 3 N 1, the halo graph of N^3 cells cut into P parts by recursive
-#                     coordinate bisection, N = 24 P^(1/3) (about 24^3 cells a part), alltoallv with blocks
-#                     of the shared cells x m ints and alltoall of m ints, on the fat tree (its blocks are
-#                     kilobytes: bandwidth counts), with the graph implementations but cc-graph-routing
-#                     (it needs blocks of one size) for alltoallv; `--list --mesh` lists them
+#                     coordinate bisection, N = 24 P^(1/3) (about 24^3 cells a part) and N = 8 P^(1/3)
+#                     (8^3), alltoallv with blocks of the shared cells x m doubles (m = 1, 100: halos of
+#                     1 to 100 values a cell) and alltoall of m ints (24^3), on the fat tree (blocks of
+#                     kilobytes: bandwidth counts), with the graph implementations; `--list --mesh`
+#                     lists them
 # Each step is one cartcoll-bench run (one operation, neighborhood and process count, two or three
 # block sizes, the implementations cart-trivial, cart-combining, cart-torus, cart-auto, or on graphs
 # cc-trivial, cc-graph-combining, cc-graph-routing, cc-auto, and the baseline direct); the simulation
@@ -56,7 +57,7 @@ while (($#)); do
     --list) list_only=1 ;;
     --docs) write_docs=1 ;;
     --mesh) mesh=1 ;;
-    -h|--help) sed -n '2,30p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,31p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "simulate.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -65,7 +66,6 @@ IFS=, read -r -a procs_counts <<<"$procs_list"
 IFS=, read -r -a overhead_values <<<"$overheads"
 fat_tree=$repo/bench/simulation/fat-tree-1024.xml
 cart_impls=cart-trivial,cart-combining,cart-torus,cart-auto,direct
-mesh_v_impls=$(tr , '\n' <<<"$graph_impls" | grep -v '^cc-graph-routing' | paste -sd ,)
 
 # ---------------------------------------------------------------------------------------------- the grid
 # A step: "procs|name|args". 000's experiments (section 4): box neighborhoods d = 2..5, n = 3 (and n = 4, 5
@@ -74,7 +74,7 @@ mesh_v_impls=$(tr , '\n' <<<"$graph_impls" | grep -v '^cc-graph-routing' | paste
 # neighborhoods run at 64 processes only, and 512 and 1024 get the 3-D cases (the papers' 27-point
 # stencil) and the 2-D and 4-D n = 3 boxes.
 steps=()
-add() {  # add PROCS NAME ARGS [graph|mesh|mesh-v]
+add() {  # add PROCS NAME ARGS [graph|mesh]
   [ -n "$only" ] && ! [[ "$2" =~ $only ]] && return
   steps+=("$1|$2|$3|${4:-cart}")
 }
@@ -88,7 +88,11 @@ for p in "${procs_counts[@]}"; do
   fi
   if ((mesh)); then
     n=$(awk -v p="$p" 'BEGIN { printf "%d", 24 * p ^ (1 / 3) + 0.5 }')
-    add "$p" "alltoallv mesh-3-$n" "--op alltoallv --mesh-partition $p 3 $n 1 --sizes 1,8" mesh-v
+    add "$p" "alltoallv mesh-3-$n" "--op alltoallv --type double --mesh-partition $p 3 $n 1 --sizes 1,100" mesh
+    # Strong scaling's end: about 8^3 cells a part, halos of tens of cells a face (latency-bound).
+    n=$(awk -v p="$p" 'BEGIN { printf "%d", 8 * p ^ (1 / 3) + 0.5 }')
+    add "$p" "alltoallv mesh-3-$n" "--op alltoallv --type double --mesh-partition $p 3 $n 1 --sizes 1,100" mesh
+    n=$(awk -v p="$p" 'BEGIN { printf "%d", 24 * p ^ (1 / 3) + 0.5 }')
     add "$p" "alltoall mesh-3-$n" "--op alltoall --mesh-partition $p 3 $n 1 --sizes 1,100" mesh
   fi
   for op in alltoall allgather; do
@@ -111,7 +115,6 @@ done
 impls_of() {  # impls_of KIND
   case $1 in
     graph|mesh) echo "$graph_impls" ;;
-    mesh-v) echo "$mesh_v_impls" ;;
     *) echo "$cart_impls" ;;
   esac
 }
@@ -177,6 +180,12 @@ model=(--cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi --cfg=sm
 # set-up's many small exchanges spend minutes in SimGrid's max-min solver, and for blocks of up to
 # 400 bytes on a full-bisection network it changes nothing (docs/simulation.md compares the two).
 latency_model=(--cfg=network/model:Constant --cfg=network/latency-factor:1e-6)
+# The mesh steps' alltoallv forwards blocks whose sizes travel: a receiver polls for them (MPI_Iprobe
+# and MPI_Testsome, src/runtime/exec/sized_messages.cpp), and SMPI charges each failed probe or test
+# smpi/iprobe or smpi/test of simulated time (so that a polling loop lets the clock advance), 100 us
+# by default and growing with every failure. Here 10 ns, not growing: a poll sees a message at most
+# 10 ns per pending request after it arrives.
+polling_model=(--cfg=smpi/iprobe:1e-8 --cfg=smpi/test:1e-8 --cfg=smpi/grow-injected-times:no)
 # `auto` on a graph measures its block limit at the first blocking call unless a profile is given
 # (docs/graph-combining.md): the graph steps give it the simulated machine's own figures as a
 # CARTCOLL_PROFILE (what cartcoll-calibrate would write for it: 1 us a phase, the overhead per
@@ -197,6 +206,7 @@ for step in "${steps[@]}"; do
     platform=$latency_only hostfile=$latency_only_hosts network=latency
     network_model=("${latency_model[@]}")
   fi
+  [ "$kind" = mesh ] && network_model=("${polling_model[@]}")
   for overhead in "${overhead_values[@]}"; do
     index=$((index + 1))
     label="smpi-$network-o${overhead}us"
