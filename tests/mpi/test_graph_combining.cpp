@@ -389,6 +389,11 @@ TEST(GraphCombining, AutoMeasuresAtTheFirstBlockingCallAndKeepsIt) {
         EXPECT_EQ(recv[i], 100 * sources[i] + (gather ? 0 : static_cast<int>(at))) << "block " << i;
     }
   }
+  // An alltoallv, every edge sized apart, measures its own limit (with the sizes travelling, as its
+  // calls run) at its first blocking call, and keeps it; both calls exact.
+  const long long measuring = checked_messages(comm, graph, Op::alltoallv, 5, Sizes::per_edge);
+  const long long measured = checked_messages(comm, graph, Op::alltoallv, 6, Sizes::per_edge);
+  if (world_size() >= 12) EXPECT_GT(measuring, 2 * measured) << "no trial at the first alltoallv";
   MPI_Comm_free(&comm);
   expect_no_leaks();
 }

@@ -33,8 +33,9 @@ struct AutoChoices {
   std::optional<CostModel> calibrated;  // for calls that may not or cannot measure
   std::map<std::tuple<Collective, int, CallKind>, Algorithm> measured;  // by family, size class, kind
   // On a graph where a set-up ran under `auto`: the largest block the verdict's planner forwards
-  // (-1: none), by family and kind, measured at the first call that may communicate.
-  std::map<std::pair<Collective, CallKind>, long long> combine_up_to;
+  // (-1: none), by family, kind and whether the blocks' sizes travel, measured at the first call
+  // that may communicate.
+  std::map<std::tuple<Collective, CallKind, bool>, long long> combine_up_to;
 };
 
 // What decided a call's algorithm (CARTCOLL_REPORT's decided_by): the user's request; MPI's contract,

@@ -117,10 +117,10 @@ int size_class(long long received) {
 Choice graph_choice(CommState& state, const ForwardingVerdict& verdict, const Layout& layout, CallKind kind,
                     bool may_communicate, bool sizes_differ) {
   auto& measured = state.auto_choices.combine_up_to;
-  const std::pair key{layout.collective, kind};
+  const std::tuple key{layout.collective, kind, sizes_differ};
   auto known = measured.find(key);
   if (known == measured.end() && may_communicate && !state.settings.profile)
-    known = measured.emplace(key, combining_limit_by_trial(state, verdict, layout.collective, kind)).first;
+    known = measured.emplace(key, combining_limit_by_trial(state, verdict, layout.collective, kind, sizes_differ)).first;
   const long long limit =
       known != measured.end() ? known->second : verdict.up_to[layout.collective == Collective::alltoall ? 0 : 1];
   const DecidedBy decided_by = known != measured.end() ? DecidedBy::trial : DecidedBy::model;

@@ -287,13 +287,13 @@ constexpr long long rung_factor = 8;
 }  // namespace
 
 long long combining_limit_by_trial(CommState& state, const ForwardingVerdict& verdict, Collective collective,
-                                   CallKind kind) {
+                                   CallKind kind, bool sizes_travel) {
   const MPI_Comm comm = state.library()->ready();
   const Degrees degrees = state.degrees();
   int most_blocks = (collective == Collective::allgather ? 1 : degrees.destinations) + degrees.sources;
   allreduce_max(comm, std::span<int>(&most_blocks, 1));
   const auto direct = state.schedule(collective, {verdict.direct});
-  const auto combined = state.schedule(collective, {verdict.forwarding});
+  const auto combined = state.schedule(collective, {verdict.forwarding, {}, DecidedBy::trial, sizes_travel});
   TrialTags tags(state.tags());
   const int direct_tag = tags.take(), combined_tag = tags.take();
   long long limit = -1;
