@@ -27,7 +27,7 @@ Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm co
     throw Error(Errc::arg, "the call's blocks do not match the schedule's");
   layout_temps(schedule);
   for (const Phase& phase : schedule.phases) lower_phase(phase);
-  lower_gated_blocks();
+  lower_straight_phase();
   bind_staged_runs();
   layout_ = nullptr;  // everything needed has been copied out; the caller's Layout and Schedule may go
   schedule_ = nullptr;
@@ -171,8 +171,8 @@ bool Execution::lower_sized(const Phase& phase, LoweredPhase& lowered) {
 }
 
 // Under the size gate an own block forwarded through another process is absent where it is larger
-// than the gate (it goes straight to its receiver: gated_), and a receive block knows whom it comes
-// from straight, should it be announced absent.
+// than the gate (it goes straight to its receiver: straight_sends_), and a receive block knows whom it
+// comes from straight, should it be announced absent.
 std::vector<PackedPart> Execution::packed_parts(const Message& message, bool sent) {
   std::vector<PackedPart> parts;
   const Schedule& schedule = *schedule_;
@@ -187,7 +187,7 @@ std::vector<PackedPart> Execution::packed_parts(const Message& message, bool sen
     const auto at = static_cast<std::size_t>(ref.block);
     if (sent && schedule.forwards_own_block(message, ref.block) && bytes_of(block) > *schedule.forward_up_to) {
       part.absent = true;
-      gated_.emplace_back(ref.block, schedule.send_peers[at]);
+      straight_sends_.emplace_back(ref.block, schedule.send_peers[at]);
     }
     if (!sent && schedule.forward_up_to && at < schedule.recv_peers.size()) part.direct_peer = schedule.recv_peers[at];
     parts.push_back(part);
@@ -197,17 +197,17 @@ std::vector<PackedPart> Execution::packed_parts(const Message& message, bool sen
 
 // The size gate's own phase, after the schedule's last: the gated blocks, each in a message of its
 // own to its receiver, and (posted per start: post_announced) the receive blocks announced absent.
-void Execution::lower_gated_blocks() {
+void Execution::lower_straight_phase() {
   if (!sizes_travel_ || !schedule_->forward_up_to) return;
   Phase direct;
-  for (const auto& [block, peer] : gated_) direct.sends.push_back({peer, {{Buffer::send, block}}});
+  for (const auto& [block, peer] : straight_sends_) direct.sends.push_back({peer, {{Buffer::send, block}}});
   lower_phase(direct);
-  gate_phase_ = true;
+  straight_phase_ = true;
 }
 
 template <typename Post>
 void Execution::post_announced(const Post& post_request) {
-  if (!gate_phase_ || current_ + 1 != phases_.size()) return;
+  if (!straight_phase_ || current_ + 1 != phases_.size()) return;
   for (const PackedPart* part : announced_)
     post_request(post({pointer_of(part->block.address), part->block.count, part->block.type, part->direct_peer}, false));
 }

@@ -106,7 +106,7 @@ class Execution : public Progressing {
   void lower_phase(const Phase& phase);
   bool lower_sized(const Phase& phase, LoweredPhase& lowered);
   std::vector<PackedPart> packed_parts(const Message& message, bool sent);
-  void lower_gated_blocks();
+  void lower_straight_phase();
   template <typename Post>
   void post_announced(const Post& post_request);
   void unpack_sized();
@@ -132,9 +132,9 @@ class Execution : public Progressing {
   LearnedBlocks learned_;         // sizes_travel_: the temp blocks, as the messages that filled them hold them
   // Under the size gate (Schedule::forward_up_to): the own blocks kept from forwarding, sent straight
   // to their receivers in a last phase of their own, which also receives the blocks announced absent.
-  std::vector<std::pair<int, int>> gated_;       // (send block, its receiver)
-  bool gate_phase_ = false;                      // phases_.back() is that phase
-  std::vector<const PackedPart*> announced_;     // this start's receive blocks announced absent
+  std::vector<std::pair<int, int>> straight_sends_;  // (send block, its receiver)
+  bool straight_phase_ = false;                      // phases_.back() is that phase
+  std::vector<const PackedPart*> announced_;         // this start's receive blocks announced absent
   std::size_t current_ = 0;
   bool posted_ = false;  // the current phase's messages are posted
   std::shared_ptr<CommGate> gate_;
