@@ -40,14 +40,18 @@ bool Schedule::forwards_own_block(const Message& message, int j) const {
          send_peers[static_cast<std::size_t>(j)] != message.peer;
 }
 
-bool Schedule::message_carries_sizes(const Message& message, bool sent) const {
-  if (message.carries_sizes || !forward_up_to) return message.carries_sizes;
+bool Schedule::message_carries_sizes(std::span<const Message> messages, std::size_t k, bool sent) const {
+  const Message& message = messages[k];
+  if (message.carries_sizes) return true;
   const std::vector<int>& peers = sent ? send_peers : recv_peers;
-  return std::any_of(message.blocks.begin(), message.blocks.end(), [&](BlockRef ref) {
+  const bool forwarded_block = forward_up_to && std::any_of(message.blocks.begin(), message.blocks.end(), [&](BlockRef ref) {
     if (ref.buffer == Buffer::temp) return true;
     const auto at = static_cast<std::size_t>(ref.block);
     return at < peers.size() && peers[at] != message.peer;
   });
+  if (forwarded_block) return true;
+  return message.blocks.size() > 1 && std::none_of(messages.begin() + static_cast<std::ptrdiff_t>(k) + 1, messages.end(),
+                                                   [&](const Message& later) { return later.peer == message.peer; });
 }
 
 namespace {

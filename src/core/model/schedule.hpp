@@ -108,10 +108,13 @@ struct CARTCOLL_API Schedule {
   // The call block that `ref` has the shape of: itself for send and receive blocks, the declared
   // shape for a temp block.
   BlockRef shape_of(BlockRef ref) const;
-  // Whether `message` (one of this schedule's sends where `sent`, else a receive) carries sizes: as
-  // the planner marked it, and under the size gate also wherever it holds a forwarded block (a temp
-  // block, or a call block whose peer is not the message's).
-  bool message_carries_sizes(const Message& message, bool sent) const;
+  // Where sizes travel, whether message k of `messages` (a phase's sends where `sent`, else its
+  // receives) carries sizes: as the planner marked it; under the size gate also wherever it holds a
+  // forwarded block (a temp block, or a call block whose peer is not the message's); and, so that a
+  // block sized apart from its receive block fails alone, every message of several blocks that is the
+  // last between its two processes in the phase. Both ends of a message see the same messages
+  // between them, so they agree.
+  bool message_carries_sizes(std::span<const Message> messages, std::size_t k, bool sent) const;
   // Whether send block j leaves in `message` for a process that forwards it (under the size gate).
   bool forwards_own_block(const Message& message, int j) const;
 };

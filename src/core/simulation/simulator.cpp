@@ -66,9 +66,9 @@ class Process {
   }
   bool sizes_travel() const { return sizes_travel_; }
   const Schedule& schedule() const { return *schedule_; }
-  // Whether the message carries sizes, as this process sees it (Schedule::message_carries_sizes).
-  bool carries_sizes(const Message& message, bool sent) const {
-    return sizes_travel_ ? schedule_->message_carries_sizes(message, sent) : message.carries_sizes;
+  // Whether message k of `messages` carries sizes, as this process sees it (Schedule::message_carries_sizes).
+  bool carries_sizes(std::span<const Message> messages, std::size_t k, bool sent) const {
+    return sizes_travel_ ? schedule_->message_carries_sizes(messages, k, sent) : messages[k].carries_sizes;
   }
   // Under the size gate: whether block `ref` of `message` is absent from it (a large own block that
   // goes straight to its receiver instead, or a temp that was announced absent), and the direct
@@ -136,7 +136,7 @@ void check_hazards(int rank, std::size_t index, const Phase& phase, const Proces
   // posted: it must be the last between its two processes in the phase, so that none of those takes it.
   for (const auto* messages : {&phase.sends, &phase.recvs})
     for (auto message = messages->begin(); message != messages->end(); ++message)
-      if (process.carries_sizes(*message, messages == &phase.sends) &&
+      if (process.carries_sizes(*messages, static_cast<std::size_t>(message - messages->begin()), messages == &phase.sends) &&
           std::any_of(message + 1, messages->end(), [&](const Message& later) {
             return later.peer == message->peer;
           }))
@@ -160,9 +160,10 @@ void check_peer(int rank, std::size_t index, int peer, std::size_t p) {
 // Blocks travel as one byte stream, as in a combined datatype.
 void post_sends(int rank, std::size_t index, const Phase& phase, Process& process, std::size_t p,
                 Mailbox& mailbox) {
-  for (const Message& send : phase.sends) {
+  for (std::size_t k = 0; k < phase.sends.size(); ++k) {
+    const Message& send = phase.sends[k];
     check_peer(rank, index, send.peer, p);
-    Sent sent{{}, process.carries_sizes(send, true), {}};
+    Sent sent{{}, process.carries_sizes(phase.sends, k, true), {}};
     for (const BlockRef& ref : send.blocks) {
       if (process.absent_from(send, ref)) {
         if (!sent.carries_sizes)
@@ -197,14 +198,16 @@ void deliver_sized(int rank, std::size_t index, const Message& receive, const Se
 }
 
 // The stream is split by the receive blocks' sizes (or by the sizes it carries: deliver_sized).
-void deliver(int rank, std::size_t index, const Message& receive, Mailbox& mailbox, Process& process, std::size_t p) {
+void deliver(int rank, std::size_t index, const Phase& phase, std::size_t k, Mailbox& mailbox, Process& process,
+             std::size_t p) {
+  const Message& receive = phase.recvs[k];
   check_peer(rank, index, receive.peer, p);
   auto queue = mailbox.find({receive.peer, rank});
   if (queue == mailbox.end() || queue->second.empty())
     throw ScheduleError(where(rank, index) + ": receive from rank " + std::to_string(receive.peer) + " meets no send");
   const Sent sent = std::move(queue->second.front());
   queue->second.pop_front();
-  const bool expects_sizes = process.carries_sizes(receive, false);
+  const bool expects_sizes = process.carries_sizes(phase.recvs, k, false);
   if (sent.carries_sizes != expects_sizes)
     throw ScheduleError(where(rank, index) + ": rank " + std::to_string(receive.peer) +
                         (sent.carries_sizes ? " sends sizes that are not expected" : " sends no sizes where they are expected"));
@@ -295,9 +298,10 @@ reference::Blocks simulate(std::span<const Schedule> schedules, const reference:
       check_hazards(static_cast<int>(rank), index, phase, processes[rank]);
       post_sends(static_cast<int>(rank), index, phase, processes[rank], p, mailbox);
     }
-    for (std::size_t rank = 0; rank < p; ++rank)
-      for (const Message& receive : phase_of(schedules[rank], index).recvs)
-        deliver(static_cast<int>(rank), index, receive, mailbox, processes[rank], p);
+    for (std::size_t rank = 0; rank < p; ++rank) {
+      const Phase& phase = phase_of(schedules[rank], index);
+      for (std::size_t k = 0; k < phase.recvs.size(); ++k) deliver(static_cast<int>(rank), index, phase, k, mailbox, processes[rank], p);
+    }
     for (const auto& [pair, queue] : mailbox)
       if (!queue.empty())
         throw ScheduleError("phase " + std::to_string(index) + ": rank " + std::to_string(pair.first) +

@@ -125,31 +125,17 @@ void Execution::lower_phase(const Phase& phase) {
   phases_.push_back(std::move(lowered));
 }
 
-// Where sizes travel, a message that carries sizes is received by matched probe, and one that holds
-// a temp block (a forwarded block's packed bytes) is sent as packed bytes; the others as usual. A
-// message of several blocks carries their sizes as well where it is the last between its two
-// processes in the phase, so that its receiver unpacks each block by the size its sender gave it: a
-// block sized apart between its two ends is then MPI_ERR_TRUNCATE or a short block on its own, and
-// the message's other blocks arrive whole. False where sizes do not travel.
+// Where sizes travel, a message that carries sizes (Schedule::message_carries_sizes) is received by
+// matched probe, and one that holds a temp block (a forwarded block's packed bytes) or carries sizes
+// is sent as packed bytes; the others as usual. False where sizes do not travel.
 bool Execution::lower_sized(const Phase& phase, LoweredPhase& lowered) {
   if (!sizes_travel_) return false;
   auto holds_temp = [](const Message& message) {
     return std::any_of(message.blocks.begin(), message.blocks.end(), [](BlockRef ref) { return ref.buffer == Buffer::temp; });
   };
-  // Both ends see the same sequence of messages between them in a phase, so they agree on which
-  // messages carry sizes: those the schedule says carry them (Schedule::message_carries_sizes), and,
-  // so that a block sized apart from its receive block fails alone, every other message of several
-  // blocks that is the last between its two processes in its phase.
-  auto sized = [this](const std::vector<Message>& messages, std::size_t k, bool sent) {
-    const Message& message = messages[k];
-    if (schedule_->message_carries_sizes(message, sent)) return true;
-    if (message.blocks.size() < 2) return false;
-    return std::none_of(messages.begin() + static_cast<std::ptrdiff_t>(k) + 1, messages.end(),
-                        [&](const Message& later) { return later.peer == message.peer; });
-  };
   for (std::size_t k = 0; k < phase.recvs.size(); ++k) {
     const Message& receive = phase.recvs[k];
-    if (sized(phase.recvs, k, false)) {
+    if (schedule_->message_carries_sizes(phase.recvs, k, false)) {
       lowered.sized_recvs.emplace_back(receive.peer, packed_parts(receive, false), comm_);
       probes_ = true;
     } else if (holds_temp(receive)) {
@@ -160,7 +146,7 @@ bool Execution::lower_sized(const Phase& phase, LoweredPhase& lowered) {
   }
   for (std::size_t k = 0; k < phase.sends.size(); ++k) {
     const Message& send = phase.sends[k];
-    const bool header = sized(phase.sends, k, true);
+    const bool header = schedule_->message_carries_sizes(phase.sends, k, true);
     const bool packed = header || holds_temp(send);
     if (packed) lowered.packed_sends.emplace_back(send.peer, header, packed_parts(send, true), comm_);
     else lowered.sends.push_back(lower(send, lowered.gathered));

@@ -70,7 +70,13 @@ MPI_Request PackedSend::post(const LearnedBlocks& learned, int tag) {
 }
 
 SizedReceive::SizedReceive(int peer, std::vector<PackedPart> parts, MPI_Comm comm)
-    : peer_(peer), comm_(comm), parts_(std::move(parts)), header_(header_bytes(parts_.size(), comm)), sizes_(parts_.size()) {}
+    : peer_(peer), comm_(comm), parts_(std::move(parts)), header_(header_bytes(parts_.size(), comm)), sizes_(parts_.size()) {
+  for (const PackedPart& part : parts_) {
+    int element = 0;
+    if (part.learned < 0) check(MPI_Type_size(part.block.type, &element), "MPI_Type_size");
+    element_bytes_.push_back(element);
+  }
+}
 
 bool SizedReceive::try_match(int tag, MPI_Request& request) {
   int flag = 0;
@@ -108,7 +114,7 @@ int SizedReceive::unpack(LearnedBlocks& learned, std::vector<const PackedPart*>&
     if (size < 0 || offset + static_cast<std::size_t>(size) > static_cast<std::size_t>(received_)) return MPI_ERR_INTERN;
     const std::span<const std::byte> bytes(buffer_.data() + offset, static_cast<std::size_t>(size));
     if (parts_[k].learned >= 0) learned.at(static_cast<std::size_t>(parts_[k].learned)) = {bytes, false};
-    else if (const int failed = unpack_block(parts_[k], bytes); code == MPI_SUCCESS) code = failed;
+    else if (const int failed = unpack_block(k, bytes); code == MPI_SUCCESS) code = failed;
     offset += bytes.size();
   }
   return code;
@@ -116,10 +122,10 @@ int SizedReceive::unpack(LearnedBlocks& learned, std::vector<const PackedPart*>&
 
 // As a receive would: a block shorter than the receive block fills its first whole elements (the
 // rest of a last, partial element is not written), a longer one is MPI_ERR_TRUNCATE.
-int SizedReceive::unpack_block(const PackedPart& part, std::span<const std::byte> bytes) {
+int SizedReceive::unpack_block(std::size_t k, std::span<const std::byte> bytes) {
   if (bytes.empty()) return MPI_SUCCESS;
-  int element = 0;
-  check(MPI_Type_size(part.block.type, &element), "MPI_Type_size");
+  const PackedPart& part = parts_[k];
+  const int element = element_bytes_[k];
   if (element == 0 || static_cast<long long>(bytes.size()) > static_cast<long long>(element) * part.block.count)
     return MPI_ERR_TRUNCATE;
   const int whole = static_cast<int>(bytes.size() / static_cast<std::size_t>(element));

@@ -74,11 +74,12 @@ class SizedReceive {
   int unpack(LearnedBlocks& learned, std::vector<const PackedPart*>& announced);
 
  private:
-  int unpack_block(const PackedPart& part, std::span<const std::byte> bytes);
+  int unpack_block(std::size_t k, std::span<const std::byte> bytes);
 
   int peer_;
   MPI_Comm comm_;
   std::vector<PackedPart> parts_;
+  std::vector<int> element_bytes_;  // per call block: its datatype's size
   int header_ = 0;
   std::vector<std::int64_t> sizes_;
   std::vector<std::byte> buffer_;
