@@ -29,9 +29,12 @@ struct BlockRef {
 // a forwarded block keeps its type signature (Träff and Hunold's Cartesian Collective
 // Communication, section 3.1, the isomorphic-collectives paper by Träff, Carpen-Amarie, Hunold and
 // Rougier, Algorithm 1).
+// A temp block with `bytes` >= 0 is instead a run of that many bytes (MPI_BYTE): for blocks that are
+// not a call block's shape (the parts of send blocks that share bytes, core/model/shared_sends.hpp).
 struct TempBlock {
   Buffer like;
   int index;
+  long long bytes = -1;
   friend bool operator==(const TempBlock&, const TempBlock&) = default;
 };
 

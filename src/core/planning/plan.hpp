@@ -13,6 +13,7 @@
 #include "cartcoll/export.h"
 #include "core/model/graph.hpp"
 #include "core/model/schedule.hpp"
+#include "core/model/shared_sends.hpp"
 #include "core/planning/setup.hpp"
 #include "cartcoll/topology.hpp"
 
@@ -31,6 +32,11 @@ struct CartesianView {
   // PlannerEntry::cartesian_sizes_travel is set then keeps blocks in transit in temps only and marks
   // the messages that fill them (Message::carries_sizes).
   bool sizes_travel = false;
+  // The call's send blocks cut into parts that several blocks share (a persistent alltoallw whose
+  // blocks overlap, analysed by the runtime alike on every process): a planner whose
+  // PlannerEntry::plans_shared_sends is set then plans send block a as part a and receive block k as
+  // piece k of it (SharedSends::pieces); nullptr for every other call.
+  const SharedSends* shared_sends = nullptr;
 };
 
 // The two kinds of neighborhood a planner can serve.
@@ -61,6 +67,10 @@ struct PlannerEntry {
   // not, such a call runs the direct exchange.
   bool graph_sizes_travel = false;
   bool cartesian_sizes_travel = false;
+  // Whether it plans the parts of overlapping send blocks (CartesianView::shared_sends) and only
+  // them: the runtime gives it only calls whose analysis found shared bytes, and runs the direct
+  // exchange for every other call.
+  bool plans_shared_sends = false;
 
   bool serves(Collective collective) const {
     return collective == Collective::alltoall ? serves_alltoall : serves_allgather;
