@@ -113,6 +113,7 @@ PlanFigures compute_figures(const Offsets& offsets) {
 
   for (const PlannerEntry& planner : planners()) {
     if (!planner.serves(NeighborhoodKind::cartesian)) continue;  // graph-only planners: compute_graph_figures
+    if (planner.plans_shared_sends) continue;  // needs send blocks that share bytes: --halo
     const Algorithm algorithm = Algorithm::named(planner.name);
     AlgorithmFigures entry{std::string(planner.name), std::nullopt, std::nullopt, {}};
     const CartesianView view{grid, offsets, figures.coords};
