@@ -6,12 +6,14 @@
 #include <gtest/gtest.h>
 
 #include <random>
+#include <tuple>
 
 #include "cartcoll/error.hpp"
 #include "core/model/halo_layout.hpp"
 #include "core/model/shared_sends.hpp"
 #include "core/planning/plan.hpp"
 #include "core/simulation/simulator.hpp"
+#include "halo_figures.hpp"
 #include "random_runs.hpp"
 #include "test_support.hpp"
 
@@ -160,41 +162,34 @@ TEST(OverlapCombining, HaloOf27PointStencils) {
   }
 }
 
-long long bytes_sent(const Schedule& schedule, auto bytes_of_shape) {
-  long long bytes = 0;
-  for (const Phase& phase : schedule.phases)
-    for (const Message& message : phase.sends)
-      for (const BlockRef& ref : message.blocks) bytes += bytes_of_shape(schedule.shape_of(ref));
-  return bytes;
-}
-
-// 6 messages in 3 phases; every byte crosses each edge of its part's tree once: for the Moore
-// neighborhood as many bytes as the direct exchange sends, and fewer than combining forwards.
+// 2d messages in d phases; every byte crosses each edge of its part's tree once: for the Moore
+// neighborhood as many bytes as the direct exchange sends (each of a byte's blocks ends its own
+// edge), and fewer than combining, which forwards whole blocks. cartcoll-plan --halo's figures.
 TEST(OverlapCombining, HaloFiguresBeatCombining) {
-  const Grid grid({3, 3, 3}, {true, true, true});
-  const std::vector<int> coords{1, 1, 1};
-  for (const auto& [n, w] : {std::pair{4, 1}, std::pair{8, 2}, std::pair{16, 1}}) {
-    const HaloLayout halo{3, w, n, 8};
-    const Offsets offsets = halo.offsets();
+  for (const auto& [d, n, w] : {std::tuple{3, 4, 1}, std::tuple{3, 8, 2}, std::tuple{3, 16, 1}, std::tuple{2, 8, 1}}) {
+    const HaloLayout halo{d, w, n, 8};
+    const plan_tool::HaloFigures figures = plan_tool::compute_halo_figures(halo);
+    ASSERT_EQ(figures.algorithms.size(), 3u);
+    const plan_tool::HaloAlgorithmFigures &direct = figures.algorithms[0], &combining = figures.algorithms[1],
+                                          &overlap = figures.algorithms[2];
+    EXPECT_EQ(overlap.name, "overlap-combining");
+    EXPECT_EQ(overlap.messages, 2 * d);
+    EXPECT_EQ(overlap.phases, d);
+    EXPECT_EQ(combining.messages, 2 * d);
     const SharedSends shared = *find_shared_sends(halo.send_runs());
-    CartesianView view{grid, offsets, coords};
-    view.shared_sends = &shared;
-    const Schedule overlap = plan(Algorithm::named("overlap-combining"), view, Collective::alltoall);
-    const Schedule combining = plan(Algorithm::named("combining"), {grid, offsets, coords}, Collective::alltoall);
-    EXPECT_EQ(overlap.messages(), 6);
-    EXPECT_EQ(overlap.communication_phases(), 3);
-    const long long overlap_bytes = bytes_sent(overlap, [&](BlockRef shape) {
-      const int part = shape.buffer == Buffer::send ? shape.block : shared.pieces[static_cast<std::size_t>(shape.block)].part;
-      return shared.parts[static_cast<std::size_t>(part)].bytes;
-    });
-    const long long combining_bytes = bytes_sent(combining, [&](BlockRef shape) { return shared.block_bytes[static_cast<std::size_t>(shape.block)]; });
-    long long direct_bytes = 0, must_carry = 0;
-    for (std::int64_t bytes : shared.block_bytes) direct_bytes += bytes;
+    long long must_carry = 0;
     for (const SharedPart& part : shared.parts) must_carry += part.bytes * static_cast<long long>(part.blocks.size());
-    EXPECT_EQ(overlap_bytes, must_carry);
-    EXPECT_EQ(overlap_bytes, direct_bytes);
-    EXPECT_LT(overlap_bytes, combining_bytes);
-    EXPECT_TRUE(overlap.temps.empty());  // every part waits in a piece: the halo's blocks nest
+    EXPECT_EQ(overlap.bytes, must_carry);
+    EXPECT_EQ(overlap.bytes, direct.bytes);
+    EXPECT_EQ(direct.bytes, figures.block_bytes);
+    EXPECT_LT(overlap.bytes, combining.bytes);
+    EXPECT_LT(figures.distinct_bytes, figures.block_bytes);
+    // Every part waits in a piece: the halo's blocks nest, so no temps.
+    const Grid grid(std::vector<int>(static_cast<std::size_t>(d), 3), std::vector<bool>(static_cast<std::size_t>(d), true));
+    const Offsets offsets = halo.offsets();
+    CartesianView view{grid, offsets, figures.coords};
+    view.shared_sends = &shared;
+    EXPECT_TRUE(plan(Algorithm::named("overlap-combining"), view, Collective::alltoall).temps.empty());
   }
 }
 
