@@ -121,8 +121,8 @@ Offsets random_offsets(std::mt19937_64& rng, int d, int t) {
   return Offsets(d, std::move(flat));
 }
 
-// Grids of 1 to 3 dimensions of 1 to 4 processes each, periodic or not: small periodic dimensions
-// wrap +1 and -1 onto one process or onto the process itself.
+// Grids of 1 to 3 dimensions of 1 to 5 processes each, periodic or not, offsets of coordinates -2..2:
+// small periodic dimensions wrap +1 and -1 onto one process or onto the process itself.
 TEST(OverlapCombining, RandomNeighborhoodsAndBlocksGiveThePlainAlltoallwsResult) {
   std::mt19937_64 rng(31);
   Seen seen;
@@ -131,7 +131,7 @@ TEST(OverlapCombining, RandomNeighborhoodsAndBlocksGiveThePlainAlltoallwsResult)
     std::vector<int> dims;
     std::vector<bool> periods;
     for (int k = 0; k < d; ++k) {
-      dims.push_back(1 + static_cast<int>(rng() % (d == 3 ? 3 : 4)));
+      dims.push_back(1 + static_cast<int>(rng() % static_cast<unsigned>(d == 3 ? 3 : 6 - d)));
       periods.push_back(rng() % 2 == 0);
     }
     const Grid grid(dims, periods);
@@ -159,6 +159,16 @@ TEST(OverlapCombining, HaloOf27PointStencils) {
     prove(Grid({3, 3, 3}, {true, true, true}), offsets, halo.send_runs(), what + " on a 3x3x3 torus");
     prove(Grid({2, 3, 1}, {true, false, true}), offsets, halo.send_runs(), what + " on a 2x3x1 mixed grid");
     prove(Grid({3, 2, 2}, {false, false, false}), offsets, halo.send_runs(), what + " on a 3x2x2 mesh");
+  }
+}
+
+TEST(OverlapCombining, HaloOf9PointStencils) {
+  for (const auto& [n, w] : {std::pair{1, 1}, std::pair{3, 1}, std::pair{6, 3}}) {
+    const HaloLayout halo{2, w, n, 8};
+    const std::string what = "n " + std::to_string(n) + " w " + std::to_string(w);
+    prove(Grid({4, 3}, {true, true}), halo.offsets(), halo.send_runs(), what + " on a 4x3 torus");
+    prove(Grid({4, 3}, {false, true}), halo.offsets(), halo.send_runs(), what + " on a 4x3 cylinder");
+    prove(Grid({2, 1}, {true, false}), halo.offsets(), halo.send_runs(), what + " on a 2x1 grid");
   }
 }
 
