@@ -13,8 +13,9 @@
 // block's target is reached there in that block's piece, and is forwarded from it; where none is, in
 // a temp of the part's bytes. Repeated offsets share a leaf, whose piece is copied to the others; the
 // zero offset's pieces are copies of the send block. On meshes only live parts travel (MeshReach, per
-// part), and a piece whose source is missing stays untouched. No sizes travel: every process plans
-// from the same analysis, so both ends of a message know its parts.
+// part), and a piece whose source is missing stays untouched. No sizes travel, whatever
+// CartesianView::sizes_travel says: every process plans from the same analysis, so both ends of a
+// message know its parts.
 #include <algorithm>
 #include <numeric>
 #include <optional>
@@ -37,8 +38,8 @@ Offsets offsets_of_part(const Offsets& offsets, const SharedPart& part) {
 }
 
 // The dimension order for all parts (one order, so that phase k moves along one dimension
-// everywhere): the one whose trees carry the fewest bytes, searched for d <= 4; Träff and Hunold's
-// order of all offsets otherwise and on ties.
+// everywhere): the one whose trees carry the fewest bytes, searched for d <= 4 and up to 4096 parts;
+// Träff and Hunold's order of all offsets otherwise and on ties.
 std::vector<int> choose_order(const Offsets& offsets, const SharedSends& shared) {
   std::vector<Offsets> part_offsets;
   for (const SharedPart& part : shared.parts) part_offsets.push_back(offsets_of_part(offsets, part));
@@ -49,7 +50,7 @@ std::vector<int> choose_order(const Offsets& offsets, const SharedSends& shared)
     return bytes;
   };
   std::vector<int> best = order_by_distinct_coordinates(offsets);
-  if (offsets.ndims() > 4) return best;
+  if (offsets.ndims() > 4 || shared.parts.size() > 4096) return best;
   long double least = bytes_moved(best);
   std::vector<int> order(best.size());
   std::iota(order.begin(), order.end(), 0);
