@@ -42,16 +42,18 @@ std::vector<std::uint8_t> HaloCase::send_array(int rank, int start) const {
   return array;
 }
 
-void HaloCase::expect_plain_result(std::span<const int> sources, int start, std::vector<std::uint8_t>& recv) const {
+void HaloCase::expect_plain_result(std::span<const int> sources, int start, std::vector<std::uint8_t>& recv,
+                                   const std::function<const HaloCase&(int)>& sender_case) const {
   for (std::size_t j = 0; j < sources.size(); ++j) {
     if (sources[j] == MPI_PROC_NULL) continue;
-    const std::vector<std::uint8_t> theirs = send_array(sources[j], start);
+    const HaloCase& sender = sender_case ? sender_case(sources[j]) : *this;
+    const std::vector<std::uint8_t> theirs = sender.send_array(sources[j], start);
     int size = 0;
-    MPI_Pack_size(sendcounts[j], send_types[j].get(), MPI_COMM_SELF, &size);
+    MPI_Pack_size(sender.sendcounts[j], sender.send_types[j].get(), MPI_COMM_SELF, &size);
     std::vector<std::uint8_t> packed(static_cast<std::size_t>(size));
     int position = 0, unpacked = 0;
-    MPI_Pack(theirs.data() + sdispls[j], sendcounts[j], send_types[j].get(), packed.data(), size, &position,
-             MPI_COMM_SELF);
+    MPI_Pack(theirs.data() + sender.sdispls[j], sender.sendcounts[j], sender.send_types[j].get(), packed.data(), size,
+             &position, MPI_COMM_SELF);
     MPI_Unpack(packed.data(), position, &unpacked, recv.data() + rdispls[j], recvcounts[j], recv_types[j].get(),
                MPI_COMM_SELF);
   }

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -44,8 +45,10 @@ struct HaloCase {
   std::vector<std::uint8_t> send_array(int rank, int start) const;
   // What the plain exchange leaves in `recv` at start `start`: block j of process sources[j], as
   // that process's send datatype packs it and this one's receive datatype places it; untouched where
-  // sources[j] is MPI_PROC_NULL.
-  void expect_plain_result(std::span<const int> sources, int start, std::vector<std::uint8_t>& recv) const;
+  // sources[j] is MPI_PROC_NULL. `sender_case`, where given, is each sender's own case (processes
+  // whose send blocks differ); else every sender's blocks are this case's.
+  void expect_plain_result(std::span<const int> sources, int start, std::vector<std::uint8_t>& recv,
+                           const std::function<const HaloCase&(int)>& sender_case = {}) const;
 };
 
 // A d-dimensional torus of all processes (MPI_Dims_create), each an n^d block of doubles with a halo
