@@ -29,6 +29,10 @@ std::int64_t bytes_in(std::span<const ByteRun> runs) {
   return bytes;
 }
 
+// Blocks cut into more parts than this (datatypes of many small runs over a common region) would make
+// messages of as many blocks and a plan that searches dimension orders per part: those run plain.
+constexpr std::size_t most_parts = 4096;
+
 // What this process found: its send blocks' parts, with its own send and receive blocks flattened.
 struct Analysis {
   SharedSends sends;
@@ -36,7 +40,7 @@ struct Analysis {
 };
 
 // nullopt where this process cannot take part: no blocks in some slot, blocks MPI packs otherwise or
-// too far apart, no bytes shared, or receive blocks that do not match the send blocks' sizes (the
+// too far apart, no bytes shared or too many parts, or receive blocks that do not match the send blocks' sizes (the
 // plain exchange then reports that as MPI does) or overlap (erroneous in MPI: left to the plain one).
 std::optional<Analysis> analyse(const Layout& layout, const CartesianNeighborhood& c) {
   const auto send = in_slot_order(layout.send, c.send_order), recv = in_slot_order(layout.recv, c.receive_order);
@@ -44,7 +48,7 @@ std::optional<Analysis> analyse(const Layout& layout, const CartesianNeighborhoo
   auto send_flat = flatten(*send), recv_flat = flatten(*recv);
   if (!send_flat || !recv_flat) return std::nullopt;
   auto sends = find_shared_sends(send_flat->runs);
-  if (!sends || !sends->shares()) return std::nullopt;
+  if (!sends || !sends->shares() || sends->parts.size() > most_parts) return std::nullopt;
   for (std::size_t j = 0; j < recv_flat->runs.size(); ++j)
     if (bytes_in(recv_flat->runs[j]) != sends->block_bytes[j]) return std::nullopt;
   const auto receives = find_shared_sends(recv_flat->runs);
