@@ -96,7 +96,7 @@ std::optional<SharedSendsCall> shared_sends_call(CommState& state, Algorithm req
   allreduce_max(state.library()->ready(), values);
   const bool alike = values[0] == 0 && values[1] == -values[4] && values[2] == -values[5] && values[3] == -values[6];
   if (!alike) return std::nullopt;
-  const std::optional<Choice> choice = shared_sends_choice(*planner, requested, values[7], values[8]);
+  const std::optional<Choice> choice = shared_sends_choice(state, *planner, requested, values[7], values[8]);
   if (!choice) return std::nullopt;
   call->choice = *choice;
   return call;
