@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/cart_fixture.hpp"
 #include "../support/halo_case.hpp"
 #include "../support/profile_file.hpp"
 #include "../support/watchdog.hpp"
@@ -29,18 +30,6 @@ using support::HaloCase;
 using support::stencil_halo;
 
 namespace {
-
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-
-int processes() {
-  int p = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &p);
-  return p;
-}
 
 MPI_Comm neighborhood(const HaloCase& halo, MPI_Info info = MPI_INFO_NULL) {
   MPI_Comm cart = MPI_COMM_NULL;
@@ -158,7 +147,7 @@ TEST(SharedSends, AutoWeighsThePartsByTheModel) {
     MPI_Comm_free(&cart);
     unsetenv("CARTCOLL_PROFILE");
     MPI_Barrier(MPI_COMM_WORLD);
-    if (world_rank() == 0) std::remove(profile.c_str());
+    if (support::world_rank() == 0) std::remove(profile.c_str());
   }
 }
 
@@ -173,7 +162,7 @@ TEST(SharedSends, ForcedOnOtherCallsItRunsTheDirectExchange) {
   MPI_Comm cart = neighborhood(halo, info);
   MPI_Info_free(&info);
   EXPECT_EQ(run(halo, cart, "").algorithm, "overlap-combining");
-  const int rank = world_rank();
+  const int rank = support::world_rank();
   std::vector<std::uint8_t> send = halo.send_array(rank, 1), recv(halo.recv_bytes, 0xee), expected(recv);
   const auto send_types = halo.send_handles(), recv_types = halo.recv_handles();
   ASSERT_EQ(Cart_alltoallw(send.data(), halo.sendcounts.data(), halo.sdispls.data(), send_types.data(), recv.data(),
@@ -266,7 +255,7 @@ HaloCase random_halo(std::uint32_t seed) {
   auto between = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(draw); };
   const int d = between(1, 3), t = between(1, 8);
   HaloCase halo{std::vector<int>(static_cast<std::size_t>(d), 0), std::vector<int>(static_cast<std::size_t>(d), 0)};
-  MPI_Dims_create(processes(), d, halo.dims.data());
+  MPI_Dims_create(support::world_size(), d, halo.dims.data());
   for (int& period : halo.periods) period = between(0, 1);
   const MPI_Aint span = 192;  // above every block's reach (168 bytes at most)
   halo.send_bytes = static_cast<std::size_t>(span);
@@ -306,14 +295,14 @@ TEST(SharedSends, ProcessesWhoseBlocksDifferRunThePlainExchange) {
   MPI_Comm cart = neighborhood(halo);
   const Outcome forced =
       run(halo, cart, "overlap-combining", [&](int sender) -> const HaloCase& { return sender == 0 ? shifted : plain; });
-  if (processes() > 1) EXPECT_EQ(forced.algorithm, "trivial");
+  if (support::world_size() > 1) EXPECT_EQ(forced.algorithm, "trivial");
   MPI_Comm_free(&cart);
 }
 
 TEST(SharedSends, BlocksThatShareNothingRunAsWithoutTheAnalysis) {
   support::Watchdog watchdog{"disjoint blocks", std::chrono::seconds(120)};
   HaloCase halo{{0}, {1}, {-1, 1, 2}};
-  MPI_Dims_create(processes(), 1, halo.dims.data());
+  MPI_Dims_create(support::world_size(), 1, halo.dims.data());
   for (int j = 0; j < 3; ++j) {
     MPI_Datatype send = MPI_DATATYPE_NULL, recv = MPI_DATATYPE_NULL;
     MPI_Type_vector(3, 1, 3, MPI_INT, &send);
