@@ -6,6 +6,7 @@
 #include "collective.hpp"
 #include "runtime/exec/byte_runs.hpp"
 #include "runtime/selection/policy.hpp"
+#include "runtime/selection/trial.hpp"
 
 namespace cartcoll::detail {
 
@@ -58,7 +59,8 @@ std::optional<Analysis> analyse(const Layout& layout, const CartesianNeighborhoo
 
 // Send block a is part a, receive block k piece k, each one datatype of bytes.
 SharedSendsCall lower(const Analysis& analysis, Schedule schedule, Choice choice) {
-  SharedSendsCall call{std::move(schedule), Layout{}, {}, choice};  // an alltoall
+  SharedSendsCall call{std::move(schedule), Layout{}, {}, choice,  // an alltoall
+                       {analysis.send.base, analysis.send.span, analysis.recv.base, analysis.recv.span}};
   for (const SharedPart& part : analysis.sends.parts) {
     call.types.push_back(bytes_type(part.runs));
     call.layout.send.push_back({analysis.send.base, 1, call.types.back().get()});
@@ -100,7 +102,11 @@ std::optional<SharedSendsCall> shared_sends_call(CommState& state, Algorithm req
   allreduce_max(state.library()->ready(), values);
   const bool alike = values[0] == 0 && values[1] == -values[4] && values[2] == -values[5] && values[3] == -values[6];
   if (!alike) return std::nullopt;
-  const std::optional<Choice> choice = shared_sends_choice(state, *planner, requested, values[7], values[8]);
+  std::optional<bool> measured_faster;
+  if (measures_shared_sends(state, requested))
+    measured_faster = second_faster_by_trial(state, plain, layout, call->schedule, call->layout, call->regions);
+  const std::optional<Choice> choice =
+      shared_sends_choice(state, *planner, requested, values[7], values[8], measured_faster);
   if (!choice) return std::nullopt;
   call->choice = *choice;
   return call;

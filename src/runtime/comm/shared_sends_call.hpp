@@ -14,6 +14,7 @@
 #include "cartcoll/layout.hpp"
 #include "core/model/schedule.hpp"
 #include "runtime/exec/mpi_handles.hpp"
+#include "runtime/selection/trial.hpp"
 #include "state.hpp"
 
 namespace cartcoll::detail {
@@ -23,12 +24,14 @@ struct SharedSendsCall {
   Layout layout;
   std::vector<Datatype> types;  // the parts' and pieces' datatypes, which `layout` names
   Choice choice;
+  CallRegions regions;          // where the call's blocks (and so `layout`'s) lie
 };
 
 // Collective over the state's library communicator where shared_sends_planner allows the call (the
 // same on every process), local and nullopt otherwise: the call as a schedule of parts where every
 // process found its send blocks to share bytes alike (one allreduce agrees it, and, under `auto`,
-// the model's prices of `plain` and of the parts), nullopt where the call runs `plain`.
+// the model's prices of `plain` and of the parts; under `auto` a trial then measures the two),
+// nullopt where the call runs `plain`.
 std::optional<SharedSendsCall> shared_sends_call(CommState& state, Algorithm requested, const Layout& layout,
                                                  const Schedule& plain);
 

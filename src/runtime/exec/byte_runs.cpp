@@ -69,9 +69,9 @@ std::optional<FlatBlocks> flatten(std::span<const BlockSpec> blocks) {
     low = std::min(low, block.address + first);
     high = std::max(high, block.address + last);
   }
-  FlatBlocks flat{low, std::vector<std::vector<ByteRun>>(blocks.size())};
+  FlatBlocks flat{low, 0, std::vector<std::vector<ByteRun>>(blocks.size())};
   if (total == 0) return flat;
-  const MPI_Aint span = high - low;
+  const MPI_Aint span = flat.span = high - low;
   if (span > mirror_limit || span > mirror_ratio * total + (MPI_Aint{1} << 20)) return std::nullopt;
   std::vector<std::byte> memory(static_cast<std::size_t>(span));
   std::vector<std::vector<std::int64_t>> offsets(blocks.size());

@@ -20,6 +20,7 @@ namespace cartcoll::detail {
 // have the same structure get the same runs, wherever their buffers are).
 struct FlatBlocks {
   MPI_Aint base = 0;
+  MPI_Aint span = 0;  // the blocks lie within [base, base + span)
   std::vector<std::vector<ByteRun>> runs;
 };
 

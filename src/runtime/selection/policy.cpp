@@ -109,9 +109,18 @@ std::optional<Algorithm> shared_sends_planner(const CommState& state, Algorithm 
   return std::nullopt;
 }
 
+bool measures_shared_sends(const CommState& state, Algorithm requested) {
+  return requested.is_automatic() && !state.settings.profile;
+}
+
 std::optional<Choice> shared_sends_choice(const CommState& state, Algorithm planner, Algorithm requested,
-                                          double plain_seconds, double shared_seconds) {
+                                          double plain_seconds, double shared_seconds,
+                                          std::optional<bool> measured_faster) {
   if (!requested.is_automatic()) return Choice{planner, {}, DecidedBy::forced};
+  if (measured_faster) {
+    if (*measured_faster) return Choice{planner, {}, DecidedBy::trial};
+    return std::nullopt;
+  }
   if (shared_seconds < plain_seconds)
     return Choice{planner, {}, state.settings.profile ? DecidedBy::profile : DecidedBy::model};
   return std::nullopt;

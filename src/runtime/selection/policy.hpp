@@ -104,11 +104,16 @@ std::optional<Algorithm> shared_sends_planner(const CommState& state, Algorithm 
 // `auto` decides by without measuring (CARTCOLL_PROFILE's, else a calibrated one, else the machine
 // profile, else the default).
 double modelled_seconds(const CommState& state, const Schedule& schedule, const Layout& layout);
-// What a call whose processes agreed that their send blocks share bytes runs, given the model's
-// prices of the plain choice and of the parts' schedule on the busiest process: the parts where the
-// planner is forced, or under `auto` where they cost less; nullopt: the plain choice.
+// Whether `auto` measures the parts' schedule against the plain choice (at the init, a collective
+// point), as it measures its candidates: where no CARTCOLL_PROFILE says it never measures.
+bool measures_shared_sends(const CommState& state, Algorithm requested);
+// What a call whose processes agreed that their send blocks share bytes runs: the parts where the
+// planner is forced; under `auto` where they were measured faster than the plain choice, or, not
+// measured (`measured_faster` nullopt), where the model prices them (on the busiest process) below
+// it; nullopt: the plain choice.
 std::optional<Choice> shared_sends_choice(const CommState& state, Algorithm planner, Algorithm requested,
-                                          double plain_seconds, double shared_seconds);
+                                          double plain_seconds, double shared_seconds,
+                                          std::optional<bool> measured_faster);
 
 // --- The cost models (per_call.cpp, machine_profile.cpp) ---
 

@@ -271,6 +271,51 @@ std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout
 
 namespace {
 
+// Fresh memory for a call's regions, and its layouts moved onto it.
+class RegionScratch {
+ public:
+  explicit RegionScratch(const CallRegions& regions)
+      : regions_(regions),
+        send_(static_cast<std::size_t>(regions.send_bytes)),
+        recv_(static_cast<std::size_t>(regions.recv_bytes)) {}
+  Layout moved(const Layout& layout) const {
+    Layout onto = layout;
+    for (BlockSpec& block : onto.send) block.address = address_of(send_) + (block.address - regions_.send_low);
+    for (BlockSpec& block : onto.recv) block.address = address_of(recv_) + (block.address - regions_.recv_low);
+    return onto;
+  }
+
+ private:
+  static MPI_Aint address_of(const std::vector<std::byte>& memory) {
+    MPI_Aint address = 0;
+    check(MPI_Get_address(memory.data(), &address), "MPI_Get_address");
+    return address;
+  }
+  CallRegions regions_;
+  std::vector<std::byte> send_, recv_;
+};
+
+}  // namespace
+
+std::optional<bool> second_faster_by_trial(CommState& state, const Schedule& first, const Layout& first_layout,
+                                           const Schedule& second, const Layout& second_layout,
+                                           const CallRegions& regions) {
+  const MPI_Comm comm = state.library()->ready();
+  double too_large = regions.send_bytes + regions.recv_bytes > scratch_budget ? 1 : 0;
+  allreduce_max(comm, std::span<double>(&too_large, 1));
+  if (too_large != 0) return std::nullopt;
+  const RegionScratch scratch(regions);
+  const Layout first_moved = scratch.moved(first_layout), second_moved = scratch.moved(second_layout);
+  TrialTags tags(state.tags());
+  Candidate runners[] = {{first, first_moved, comm, tags.take(), CallKind::persistent, state.settings.stage_up_to},
+                         {second, second_moved, comm, tags.take(), CallKind::persistent, state.settings.stage_up_to}};
+  Candidate* pointers[] = {&runners[0], &runners[1]};
+  const Measured measured = median_times(pointers, comm);
+  return measured.medians[1] < measured.medians[0] * (1 - tie_margin);
+}
+
+namespace {
+
 // Blocks of `bytes` bytes each, as many as a regular `collective` has on this process (addresses 0:
 // a shape for Scratch).
 Layout regular_layout(Collective collective, Degrees degrees, long long bytes) {

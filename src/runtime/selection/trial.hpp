@@ -33,4 +33,19 @@ std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout
 long long combining_limit_by_trial(CommState& state, const ForwardingVerdict& verdict, Collective collective,
                                    CallKind kind, bool sizes_travel);
 
+// Where a call's blocks lie: [send_low, send_low + send_bytes) and [recv_low, recv_low + recv_bytes)
+// (absolute addresses).
+struct CallRegions {
+  MPI_Aint send_low = 0, send_bytes = 0, recv_low = 0, recv_bytes = 0;
+};
+
+// Collective over the state's library communicator: whether `second` (a schedule and a layout within
+// `regions`) runs faster than `first` as a persistent request runs them, measured as the trial
+// measures candidates, on fresh memory standing for the regions (never the call's buffers); `first`
+// keeps ties within 2 %. The same on every process; nullopt, alike everywhere, where some process's
+// regions exceed the scratch budget.
+std::optional<bool> second_faster_by_trial(CommState& state, const Schedule& first, const Layout& first_layout,
+                                           const Schedule& second, const Layout& second_layout,
+                                           const CallRegions& regions);
+
 }  // namespace cartcoll::detail
