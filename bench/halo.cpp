@@ -7,7 +7,7 @@ namespace bench {
 namespace {
 
 // The coordinates of cell `cell` of the local array, row-major.
-std::vector<int> cell_coords(const HaloLayout& h, long long cell) {
+std::vector<int> cell_coords(const HaloArray& h, long long cell) {
   std::vector<int> x(static_cast<std::size_t>(h.d));
   for (int k = h.d - 1; k >= 0; --k) {
     x[static_cast<std::size_t>(k)] = static_cast<int>(cell % h.edge());
@@ -16,7 +16,7 @@ std::vector<int> cell_coords(const HaloLayout& h, long long cell) {
   return x;
 }
 
-bool interior(const HaloLayout& h, const std::vector<int>& x) {
+bool interior(const HaloArray& h, const std::vector<int>& x) {
   for (int c : x)
     if (c < h.width || c >= h.width + h.n) return false;
   return true;
@@ -24,20 +24,20 @@ bool interior(const HaloLayout& h, const std::vector<int>& x) {
 
 }  // namespace
 
-HaloLayout halo_layout(int d, int n, int width, int processes, int rank) {
-  HaloLayout h{d, n, width, std::vector<int>(static_cast<std::size_t>(d), 0), {}};
+HaloArray halo_array(int d, int n, int width, int processes, int rank) {
+  HaloArray h{d, n, width, std::vector<int>(static_cast<std::size_t>(d), 0), {}};
   MPI_Dims_create(processes, d, h.dims.data());
   h.coords = cartcoll::Grid(h.dims, std::vector<bool>(h.dims.size(), true)).coords_of(rank);
   return h;
 }
 
-long long HaloLayout::cells() const {
+long long HaloArray::cells() const {
   long long total = 1;
   for (int k = 0; k < d; ++k) total *= edge();
   return total;
 }
 
-MPI_Datatype HaloLayout::block_type(std::span<const int> offset, bool halo) const {
+MPI_Datatype HaloArray::block_type(std::span<const int> offset, bool halo) const {
   std::vector<int> sizes(static_cast<std::size_t>(d), edge()), subsizes, starts;
   for (int o : offset) {
     subsizes.push_back(o == 0 ? n : width);
@@ -51,13 +51,13 @@ MPI_Datatype HaloLayout::block_type(std::span<const int> offset, bool halo) cons
   return type;
 }
 
-long long HaloLayout::block_elements(std::span<const int> offset) const {
+long long HaloArray::block_elements(std::span<const int> offset) const {
   long long elements = 1;
   for (int o : offset) elements *= o == 0 ? n : width;
   return elements;
 }
 
-double HaloLayout::expected(long long cell) const {
+double HaloArray::expected(long long cell) const {
   const std::vector<int> x = cell_coords(*this, cell);
   long long global = 0;
   for (std::size_t k = 0; k < x.size(); ++k) {
@@ -68,12 +68,12 @@ double HaloLayout::expected(long long cell) const {
   return static_cast<double>(global + 1);  // exact: far below 2^53 cells
 }
 
-void HaloLayout::fill(std::span<double> array) const {
+void HaloArray::fill(std::span<double> array) const {
   for (long long cell = 0; cell < cells(); ++cell)
     array[static_cast<std::size_t>(cell)] = interior(*this, cell_coords(*this, cell)) ? expected(cell) : -1.0;
 }
 
-long long HaloLayout::mismatches(std::span<const double> array) const {
+long long HaloArray::mismatches(std::span<const double> array) const {
   long long wrong = 0;
   for (long long cell = 0; cell < cells(); ++cell) wrong += array[static_cast<std::size_t>(cell)] != expected(cell);
   return wrong;

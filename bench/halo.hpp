@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
 // The halo workload of --halo D WIDTH N: every process owns an N^D block of doubles inside a halo of
-// WIDTH cells, one array of (N + 2 WIDTH)^D doubles that is both the send and the receive buffer of an
-// alltoallw on the Moore neighborhood of radius 1 (3^D - 1 offsets). Block i, for offset o, is a
-// subarray: sent, the part of the interior that faces o (WIDTH thick along every dimension where o is
-// not 0: faces, edges, corners), received, the halo on the -o side. The send blocks overlap (a
-// corner is in every face and edge that contains it); the receive blocks do not.
+// WIDTH cells, one array of (N + 2 WIDTH)^D doubles (row-major) that is both the send and the receive
+// buffer of an alltoallw on the Moore neighborhood of radius 1 (3^D - 1 offsets, lexicographic).
+// Block i, for offset o, is a subarray: sent, the part of the interior that faces o (WIDTH thick
+// along every dimension where o is not 0: faces, edges, corners), received, the halo on the -o side.
+// The send blocks overlap (a corner is in every face and edge that contains it); the receive blocks
+// do not. HaloArray adds this process's place on the grid and the values to expect.
 #include <mpi.h>
 
 #include <span>
@@ -13,7 +14,7 @@
 
 namespace bench {
 
-struct HaloLayout {
+struct HaloArray {
   int d = 0, n = 0, width = 0;
   std::vector<int> dims;    // the periodic process grid, from MPI_Dims_create
   std::vector<int> coords;  // this process's place in it (row-major ranks, as MPI_Cart_create without reordering)
@@ -33,6 +34,6 @@ struct HaloLayout {
   long long mismatches(std::span<const double> array) const;
 };
 
-HaloLayout halo_layout(int d, int n, int width, int processes, int rank);
+HaloArray halo_array(int d, int n, int width, int processes, int rank);
 
 }  // namespace bench

@@ -323,6 +323,14 @@ Options parse_arguments(const std::vector<std::string>& args, bool& help, bool& 
   if (!impls_given && o.graph && o.node_size == 0) std::erase_if(o.impls, [](const std::string& impl) {
     return impl.starts_with("cc-node-combining");
   });
+  // A planner of overlapping send blocks serves only such calls (the others run the direct exchange):
+  // by default only on --halo's.
+  if (!impls_given && o.halo_width == 0)
+    for (const cartcoll::PlannerEntry& planner : cartcoll::planners())
+      if (planner.plans_shared_sends) std::erase_if(o.impls, [&planner](const std::string& impl) {
+        const std::string name(planner.name);
+        return impl.ends_with("-" + name) || impl.ends_with("-" + name + "-persistent");
+      });
   if (o.graph && (o.op == "allgatherw" || o.setup))
     reject("a GRAPH takes --op alltoall(v,w) or allgather(v), and no --setup");
   if (!o.graph && o.offsets.empty()) reject("empty neighborhood");

@@ -59,7 +59,7 @@ BlockSide side_of(std::vector<int> counts, MPI_Datatype type, int element_bytes,
 }
 
 // The halo workload's sides: block i of either is offset i's subarray, one element of it.
-void halo_sides(const Options& options, const HaloLayout& h, BlockSide& send, BlockSide& recv) {
+void halo_sides(const Options& options, const HaloArray& h, BlockSide& send, BlockSide& recv) {
   const std::size_t d = static_cast<std::size_t>(options.d);
   for (std::size_t i = 0; i < options.offsets.size() / d; ++i) {
     const std::span<const int> offset(options.offsets.data() + i * d, d);
@@ -90,7 +90,7 @@ Workload::Workload(const Options& options, int sources_, int destinations_, int 
     int p = 0, rank = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &p);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    halo = halo_layout(options.d, m, options.halo_width, p, rank);
+    halo = halo_array(options.d, m, options.halo_width, p, rank);
     halo_sides(options, *halo, send, recv);
     halo_cells.resize(static_cast<std::size_t>(halo->cells()));
     halo->fill(halo_cells);

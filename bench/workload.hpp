@@ -53,7 +53,7 @@ class Workload {
   std::vector<MPI_Datatype> gather_types;
   // --halo: block i is offset i's subarray of halo_cells (send and receive side alike; the sides'
   // byte displacements are 0 and their bytes unused).
-  std::optional<HaloLayout> halo;
+  std::optional<HaloArray> halo;
   std::vector<double> halo_cells;
 };
 
