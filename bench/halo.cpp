@@ -37,7 +37,7 @@ long long HaloArray::cells() const {
   return total;
 }
 
-MPI_Datatype HaloArray::block_type(std::span<const int> offset, bool halo) const {
+MPI_Datatype HaloArray::block_type(std::span<const int> offset, bool halo, MPI_Aint& displacement) const {
   std::vector<int> sizes(static_cast<std::size_t>(d), edge()), subsizes, starts;
   for (int o : offset) {
     subsizes.push_back(o == 0 ? n : width);
@@ -46,7 +46,24 @@ MPI_Datatype HaloArray::block_type(std::span<const int> offset, bool halo) const
     else starts.push_back(o > 0 ? 0 : n + width);         // from -o: the halo below or above
   }
   MPI_Datatype type = MPI_DATATYPE_NULL;
+#ifndef CARTCOLL_MPI_IS_SMPI
+  displacement = 0;
   MPI_Type_create_subarray(d, sizes.data(), subsizes.data(), starts.data(), MPI_ORDER_C, MPI_DOUBLE, &type);
+#else
+  MPI_Aint stride = sizeof(double);
+  displacement = 0;
+  MPI_Type_contiguous(subsizes.back(), MPI_DOUBLE, &type);
+  for (int k = d - 1; k >= 0; --k) {
+    displacement += starts[static_cast<std::size_t>(k)] * stride;
+    if (k < d - 1) {
+      MPI_Datatype outer = MPI_DATATYPE_NULL;
+      MPI_Type_create_hvector(subsizes[static_cast<std::size_t>(k)], 1, stride, type, &outer);
+      MPI_Type_free(&type);
+      type = outer;
+    }
+    stride *= edge();
+  }
+#endif
   MPI_Type_commit(&type);
   return type;
 }

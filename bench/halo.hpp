@@ -21,9 +21,12 @@ struct HaloArray {
 
   int edge() const { return n + 2 * width; }
   long long cells() const;
-  // The subarray of block `offset`: what is sent to +offset (halo false) or received from -offset
-  // (halo true). Committed; the caller frees it.
-  MPI_Datatype block_type(std::span<const int> offset, bool halo) const;
+  // The block `offset`: what is sent to +offset (halo false) or received from -offset (halo true), as
+  // a datatype (committed; the caller frees it) at a byte displacement. A subarray type at 0; under
+  // SimGrid's SMPI, whose struct datatypes of subarrays crash when received (SMPI 3.32's
+  // Type_Struct::unserialize, in the library's combined messages), nested hvectors at the block's first
+  // byte, which describe the same bytes.
+  MPI_Datatype block_type(std::span<const int> offset, bool halo, MPI_Aint& displacement) const;
   long long block_elements(std::span<const int> offset) const;
   // The value a cell holds when every halo is exchanged: a number for its global position, wrapped
   // around the torus, so that a block from the wrong process or at the wrong place shows.

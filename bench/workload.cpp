@@ -66,9 +66,10 @@ void halo_sides(const Options& options, const HaloArray& h, BlockSide& send, Blo
     for (auto [side, halo] : {std::pair{&send, false}, std::pair{&recv, true}}) {
       side->counts.push_back(static_cast<int>(h.block_elements(offset)));
       side->displs.push_back(0);
-      side->byte_displs.push_back(0);
+      MPI_Aint displacement = 0;
+      side->types.push_back(h.block_type(offset, halo, displacement));
+      side->byte_displs.push_back(displacement);
       side->ones.push_back(1);
-      side->types.push_back(h.block_type(offset, halo));
     }
   }
   send.bytes.assign(1, 0);
