@@ -243,10 +243,18 @@ namespace {
 
 // --halo D WIDTH N[,N...]: the Moore neighborhood of radius 1, alltoallw of doubles, N as the sizes.
 void parse_halo(Parser& p, Options& o) {
-  const int d = p.number(), width = p.number();
-  if (d < 1 || d > 6) reject(bad_value("--halo", std::to_string(d), "1 to 6 dimensions"));
-  if (width < 1) reject(bad_value("--halo", std::to_string(width), "a width of at least 1"));
-  o.sizes = parse_sizes(p.word());
+  auto next = [&p] {
+    if (p.i + 1 >= p.args.size() || p.args[p.i + 1].starts_with("--")) reject("--halo needs D WIDTH N");
+    return p.args[++p.i];
+  };
+  auto number = [](const std::string& text, int least, int most, const char* expected) {
+    const auto value = cartcoll::cli::parse_int(text);
+    if (!value || *value < least || *value > most) reject(bad_value("--halo", text, expected));
+    return *value;
+  };
+  const int d = number(next(), 1, 6, "1 to 6 dimensions");
+  const int width = number(next(), 1, 1 << 20, "a width of at least 1");
+  o.sizes = parse_sizes(next());
   o.graph.reset();
   o.d = d;
   o.offsets = cartcoll::neighborhoods::moore(d, 1);
