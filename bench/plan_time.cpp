@@ -139,7 +139,7 @@ int main(int argc, char** argv) {
   const Options options = parse(argc, argv);
   std::vector<std::pair<std::string, Algorithm>> algorithms;
   for (const PlannerEntry& planner : planners())
-    if (planner.serves(NeighborhoodKind::cartesian)) algorithms.emplace_back(std::string(planner.name), Algorithm::named(planner.name));
+    if (planner.serves(NeighborhoodKind::cartesian) && !planner.plans_shared_sends) algorithms.emplace_back(std::string(planner.name), Algorithm::named(planner.name));
 
   long sink = 0;
   std::printf("d,r,t,t_times_d,algorithm,collective,microseconds,microseconds_per_td\n");

@@ -86,7 +86,7 @@ void fuzz_cartesian(std::span<const std::uint8_t> input, Reader& in, bool print)
   const reference::Blocks want = reference::exchange(grid, offsets, c.collective, send, recv);
 
   for (const PlannerEntry& entry : planners()) {
-    if (!entry.serves(NeighborhoodKind::cartesian) || !entry.serves(c.collective)) continue;
+    if (!entry.serves(NeighborhoodKind::cartesian) || !entry.serves(c.collective) || entry.plans_shared_sends) continue;
     prove(decoded, std::string(entry.name), c.collective, send, recv, want, [&] {
       std::vector<Schedule> schedules;
       for (int r = 0; r < p; ++r) {

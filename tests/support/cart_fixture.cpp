@@ -74,7 +74,7 @@ int world_rank() {
 std::vector<std::string> algorithm_names(bool with_auto) {
   std::vector<std::string> names;
   for (const cartcoll::PlannerEntry& planner : cartcoll::planners())
-    if (planner.serves(cartcoll::NeighborhoodKind::cartesian)) names.emplace_back(planner.name);
+    if (planner.serves(cartcoll::NeighborhoodKind::cartesian) && !planner.plans_shared_sends) names.emplace_back(planner.name);
   if (with_auto) names.emplace_back("auto");
   return names;
 }

@@ -44,7 +44,8 @@ int world_rank();
 
 // The registered planners that serve Cartesian neighborhoods, and "auto" after them if `with_auto`:
 // what sweeps over "every algorithm" on Cartesian communicators run, so that a newly registered
-// planner is tested without touching the tests (graph-only planners have tests of their own).
+// planner is tested without touching the tests (graph-only planners, and those that plan only send
+// blocks that share bytes, have tests of their own).
 std::vector<std::string> algorithm_names(bool with_auto);
 // An algorithm's name as a test name (gtest takes letters, digits and '_': node-combining -> node_combining).
 std::string algorithm_test_name(std::string name);

@@ -86,7 +86,7 @@ std::pair<Blocks, Blocks> uniform_blocks(const Graph& graph, Collective collecti
 // Every Cartesian planner, both families: the renumbered schedules against the graph reference model.
 void expect_graph_semantics(const Grid& grid, const Graph& graph, const Detected& detected, const char* what) {
   for (const PlannerEntry& planner : planners()) {
-    if (!planner.serves(NeighborhoodKind::cartesian)) continue;
+    if (!planner.serves(NeighborhoodKind::cartesian) || planner.plans_shared_sends) continue;
     for (const Collective collective : {Collective::alltoall, Collective::allgather}) {
       if (!planner.serves(collective)) continue;
       std::vector<Schedule> schedules;

@@ -4,7 +4,8 @@
 // offset wraps on, and prints messages, communication phases and volume per call, the allgather tree
 // volume with the dimension order of Träff and Hunold (Cartesian Collective Communication) and with
 // the best order, and their cut-off ratio. For a distributed
-// graph (an edge file or a generator): the same figures for every process.
+// graph (an edge file or a generator): the same figures for every process. For a stencil's halo
+// (--halo): the bytes each algorithm sends for an alltoallw whose send blocks overlap.
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -13,6 +14,7 @@
 #include "cartcoll/error.hpp"
 #include "cartcoll/topology.hpp"
 #include "graph_figures.hpp"
+#include "halo_figures.hpp"
 #include "plan_figures.hpp"
 #include "util/cli.hpp"
 #include "util/graphs.hpp"
@@ -50,6 +52,11 @@ int main(int argc, char** argv) {
       std::printf("%s\n", request->description.c_str());
       if (!request->graph->counts.empty()) std::printf("%s\n", graphs::summary(*request->graph).c_str());
       std::printf("%s", plan_tool::to_table(figures).c_str());
+      return 0;
+    }
+    if (request->halo) {
+      const auto figures = plan_tool::compute_halo_figures(*request->halo);
+      std::printf("%s\n", request->json ? plan_tool::to_json(figures).c_str() : plan_tool::to_table(figures).c_str());
       return 0;
     }
     const Offsets offsets(request->d, request->flat);

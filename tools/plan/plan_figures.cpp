@@ -113,6 +113,7 @@ PlanFigures compute_figures(const Offsets& offsets) {
 
   for (const PlannerEntry& planner : planners()) {
     if (!planner.serves(NeighborhoodKind::cartesian)) continue;  // graph-only planners: compute_graph_figures
+    if (planner.plans_shared_sends) continue;  // needs send blocks that share bytes: --halo
     const Algorithm algorithm = Algorithm::named(planner.name);
     AlgorithmFigures entry{std::string(planner.name), std::nullopt, std::nullopt, {}};
     const CartesianView view{grid, offsets, figures.coords};
@@ -206,7 +207,11 @@ const char* usage() {
                   "offset wraps on (for a graph: for every process), and prints messages, communication phases\n"
                   "and volume per call.\n"
                   "NEIGHBORHOOD, exactly one of:\n") +
-      cli::neighborhood_usage() + graphs::usage() + "  --json                   one JSON object instead of the table\n" +
+      cli::neighborhood_usage() + graphs::usage() +
+      "  --halo D WIDTH N         the halo exchange of an N^D block of doubles with ghost width WIDTH, an\n"
+      "                           alltoallw whose send blocks overlap: messages, phases and bytes sent of\n"
+      "                           the direct exchange, combining and overlap-combining on a 3^D torus\n"
+      "  --json                   one JSON object instead of the table\n" +
       "For a graph, the set-up of graph-combining (docs/graph-combining.md):\n"
       "  --threshold T --steps S --candidates K --matching-rounds R --phases P   its parameters\n"
       "  --node-size N            node-combining's friends only within nodes of N consecutive ranks\n"
@@ -268,6 +273,16 @@ std::optional<Request> parse_command_line(const std::vector<std::string>& args, 
         return std::nullopt;
       }
       *parameter = *value;
+    } else if (arg == "--halo") {
+      int values[3] = {0, 0, 0};
+      for (int& value : values)
+        if (i + 1 < args.size()) value = cli::parse_int(args[++i]).value_or(0);
+      if (values[0] < 1 || values[0] > 6 || values[1] < 1 || values[2] < values[1]) {
+        error = "--halo takes D (1 to 6), WIDTH (at least 1) and N (at least WIDTH)";
+        return std::nullopt;
+      }
+      request.halo = HaloLayout{values[0], values[1], values[2], 8};
+      ++given;
     } else if (cli::parse_neighborhood(args, i, neighborhood, error)) {
       if (!error.empty()) return std::nullopt;
       ++given;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/algorithms/graph_combining/graph_combining.hpp"
+#include "core/model/halo_layout.hpp"
 #include "core/simulation/replay.hpp"
 #include "cartcoll/topology.hpp"
 #include "util/graphs.hpp"
@@ -65,6 +66,7 @@ struct Request {
   int d = 0;
   std::vector<int> flat;  // offsets, d coordinates each
   std::optional<graphs::EdgeList> graph;  // set for a graph source (then d and flat are empty)
+  std::optional<HaloLayout> halo;         // --halo D WIDTH N (then d and flat are empty)
   bool json = false;
   bool help = false;     // --help: print usage() and nothing else
   bool version = false;  // --version

@@ -78,6 +78,7 @@ Schedule relabel_blocks(Schedule schedule, std::span<const int> send_order, std:
     if (ref.block < 0) throw Error(Errc::intern, "a schedule names a block the neighborhood does not have");
   };
   for (TempBlock& temp : schedule.temps) {
+    if (temp.bytes >= 0) continue;  // a run of bytes, shaped like no call block
     const std::span<const int> order = order_of(temp.like);
     if (!order.empty()) temp.index = std::max(order[static_cast<std::size_t>(temp.index)], 0);
   }

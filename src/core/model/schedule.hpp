@@ -31,6 +31,8 @@ struct BlockRef {
 // Rougier, Algorithm 1).
 // A temp block with `bytes` >= 0 is instead a run of that many bytes (MPI_BYTE): for blocks that are
 // not a call block's shape (the parts of send blocks that share bytes, core/model/shared_sends.hpp).
+// It still names the block it stands for (`like`, `index`: part `index` is send block `index` of a
+// schedule that moves parts), which the figures count it as, and relabelling leaves it alone.
 struct TempBlock {
   Buffer like;
   int index;
@@ -109,7 +111,7 @@ struct CARTCOLL_API Schedule {
   int volume() const;                // blocks sent, forwarding included
   int communication_phases() const;  // phases that send or receive at least one message
   // The call block that `ref` has the shape of: itself for send and receive blocks, the declared
-  // shape for a temp block.
+  // shape for a temp block (for a temp of `bytes` bytes, the block it stands for, TempBlock).
   BlockRef shape_of(BlockRef ref) const;
   // Where sizes travel, whether message k of `messages` (a phase's sends where `sent`, else its
   // receives) carries sizes: as the planner marked it; under the size gate also wherever it holds a

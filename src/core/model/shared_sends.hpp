@@ -58,11 +58,14 @@ struct CARTCOLL_API SharedSends {
 
 // The analysis of send blocks given as their runs (addresses relative to the send buffer, in stream
 // order). nullopt where some block holds a byte twice: MPI allows it, but a part would then have
-// two places in one block's stream, and the plain exchange serves such blocks.
+// two places in one block's stream, and the plain exchange serves such blocks (and where a run's
+// length is negative). Empty runs and blocks are allowed: a block without bytes is in no part. A sweep
+// over the sorted run boundaries: O(R log R) in the runs, whatever their lengths.
 CARTCOLL_API std::optional<SharedSends> find_shared_sends(std::span<const std::vector<ByteRun>> blocks);
 
 // The addresses of stream positions `stream` of a block whose stream is `block_runs` (addresses in
-// stream order): where a receiver puts a piece, through its own receive block's runs.
+// stream order): where a receiver puts a piece, through its own receive block's runs. Adjacent
+// addresses are joined; Error(Errc::intern) for positions outside the block.
 CARTCOLL_API std::vector<ByteRun> addresses_of(std::span<const ByteRun> block_runs, std::span<const ByteRun> stream);
 
 }  // namespace cartcoll

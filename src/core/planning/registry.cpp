@@ -16,7 +16,8 @@
   X(torus_planner)                      \
   X(graph_combining_planner)            \
   X(node_combining_planner)            \
-  X(graph_routing_planner)
+  X(graph_routing_planner)              \
+  X(overlap_combining_planner)
 
 namespace cartcoll {
 

@@ -30,7 +30,9 @@ class Process {
     for (const TempBlock& temp : schedule.temps) {
       if (temp.like == Buffer::temp) throw ScheduleError(where(rank, 0) + ": a temp block is declared like a temp");
       // Where sizes travel, a temp has no size until the message that fills it gives it one.
-      temps_.push_back(sizes_travel_ ? Bytes() : Bytes(block(temp.like == Buffer::send ? *send_ : recv_, temp.index).size()));
+      if (sizes_travel_) temps_.emplace_back();
+      else if (temp.bytes >= 0) temps_.emplace_back(static_cast<std::size_t>(temp.bytes));
+      else temps_.emplace_back(block(temp.like == Buffer::send ? *send_ : recv_, temp.index).size());
     }
     filled_.assign(temps_.size(), !sizes_travel_);
     absent_.assign(temps_.size(), false);

@@ -21,7 +21,7 @@ class CARTCOLL_API ScheduleError : public std::logic_error {
 
 // schedules[r] is rank r's schedule; send[r] and recv[r] its send blocks and the initial contents
 // of its receive blocks, which must number schedules[r].send_blocks and .recv_blocks. Temp blocks
-// are sized like the blocks they are declared like, or, where the schedule's sizes travel
+// are sized like the blocks they are declared like (or have their declared bytes), or, where the schedule's sizes travel
 // (Schedule::sizes_travel), by the message that fills them, which must carry sizes; both ends of a
 // message must agree on whether it carries sizes. A process with fewer phases than another has
 // empty phases at the end. Reductions apply `op` (a schedule with reductions needs one). Throws

@@ -71,6 +71,13 @@ Schedule Neighborhood::plan(Algorithm algorithm, Collective collective, int rank
   return schedule;
 }
 
+Schedule Neighborhood::plan_shared_sends(Algorithm planner, const SharedSends& sends) const {
+  const CartesianNeighborhood& c = *cartesian();
+  CartesianView view{c.grid, c.offsets, c.coords, c.node_size};
+  view.shared_sends = &sends;
+  return cartcoll::plan(planner, view, Collective::alltoall);
+}
+
 void Neighborhood::list_auto_candidates() {
   for (const Collective collective : {Collective::alltoall, Collective::allgather})
     auto_candidates_[collective == Collective::alltoall ? 0 : 1] = candidates_for_auto(collective, *this);

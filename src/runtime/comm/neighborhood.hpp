@@ -93,6 +93,10 @@ class Neighborhood {
   // blocks carry their sizes where `sizes_travel` (CartesianView::sizes_travel).
   Schedule plan(Algorithm algorithm, Collective collective, int rank, CombinedSides sides = {},
                 bool sizes_travel = false) const;
+  // On a Cartesian neighborhood, the schedule of `planner` (PlannerEntry::plans_shared_sends) for
+  // the parts of send blocks that share bytes, analysed in the neighborhood's slot order
+  // (CartesianNeighborhood::send_order and receive_order).
+  Schedule plan_shared_sends(Algorithm planner, const SharedSends& sends) const;
   // The figures `auto`'s cost model uses: on a Cartesian neighborhood those of the neighborhood
   // (equal on every process); on a graph those of this process's schedule.
   Figures figures(Algorithm algorithm, Collective collective, int rank) const;

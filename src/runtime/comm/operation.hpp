@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include "runtime/exec/mpi_executor.hpp"
 #include "cartcoll/cartcoll.hpp"
@@ -85,12 +86,16 @@ class ScheduledOperation final : public Operation {
  public:
   // `tag` was taken from the state's tag space (an ephemeral tag, or, if `persistent`, an agreed
   // persistent one); the operation gives it back when it goes.
+  // `layout_types`: datatypes the library made for `layout` (the parts of send blocks that share
+  // bytes), which live as long as the operation.
   ScheduledOperation(std::shared_ptr<CommState> state, MPI_Comm user_comm, const Schedule& schedule,
-                     const Layout& layout, int tag, bool persistent, Reuse reuse = {})
+                     const Layout& layout, int tag, bool persistent, Reuse reuse = {},
+                     std::vector<Datatype> layout_types = {})
       : Operation(user_comm, persistent),
         state_(std::move(state)),
         library_(state_->library()),
         tag_(tag),
+        layout_types_(std::move(layout_types)),
         execution_(std::make_unique<Execution>(schedule, layout, persistent ? library_->ready() : library_->get(), tag,
                                                reuse, library_->gate())) {}
   // A nonblocking operation that, complete, goes to the state's last_nonblocking_call of generation
@@ -134,6 +139,7 @@ class ScheduledOperation final : public Operation {
   std::shared_ptr<CommState> state_;      // keeps the tag space alive
   std::shared_ptr<LibraryComm> library_;  // outlives MPI_Comm_free of the user's communicator
   int tag_;
+  std::vector<Datatype> layout_types_;  // before execution_, which may use them until it goes
   std::unique_ptr<Execution> execution_;
   std::optional<std::uint64_t> kept_;
 };

@@ -9,6 +9,7 @@
 #include "runtime/progress/progress.hpp"
 #include "collective.hpp"
 #include "operation.hpp"
+#include "shared_sends_call.hpp"
 #include "runtime/selection/policy.hpp"
 
 namespace cartcoll::detail {
@@ -72,15 +73,16 @@ int agree_on_init(CommState& state, const std::optional<Error>& local_error, std
   }
 }
 
-// The processes' algorithm must match, and (Cartesian contract, else zeros) their block sizes: a
-// local check cannot see another process's, and a start (or `auto`'s trial at init) with different
-// ones would truncate.
-int agree_on_init(CommState& state, const std::optional<Error>& local_error, Algorithm algorithm,
+// The processes' algorithm must match, and the one they asked for (whether they look for shared
+// send bytes depends on it: shared_sends_call), and (Cartesian contract, else zeros) their block
+// sizes: a local check cannot see another process's, and a start (or `auto`'s trial at init) with
+// different ones would truncate.
+int agree_on_init(CommState& state, const std::optional<Error>& local_error, Algorithm algorithm, Algorithm requested,
                   SizeDigest sizes = {}) {
-  const int must_match[] = {algorithm.id(), sizes[0], sizes[1]};
+  const int must_match[] = {algorithm.id(), requested.id(), sizes[0], sizes[1]};
   const Error algorithms_differ(Errc::not_isomorphic, "processes chose different algorithms");
   const Error sizes_differ(Errc::count, "processes passed different block sizes");
-  const Error mismatches[] = {algorithms_differ, sizes_differ, sizes_differ};
+  const Error mismatches[] = {algorithms_differ, algorithms_differ, sizes_differ, sizes_differ};
   return agree_on_init(state, local_error, must_match, mismatches);
 }
 
@@ -267,6 +269,22 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
       std::make_unique<ScheduledOperation>(state, user_comm, std::move(execution), tag.get(), generation), tag, nullptr);
 }
 
+// A persistent operation for `layout`: `plain`, the schedule `choice` names, unless its send blocks
+// share bytes and the processes agree to send those once (shared_sends_call, collective where it
+// applies).
+Request persistent_operation(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, Algorithm requested,
+                             const Layout& layout, const Schedule& plain, const Choice& choice, int tag) {
+  if (std::optional<SharedSendsCall> shared = shared_sends_call(*state, requested, layout, plain)) {
+    state->last_run = CommState::Run{shared->choice.algorithm, shared->schedule.messages(), shared->choice.decided_by};
+    return RequestAccess::make(std::make_unique<ScheduledOperation>(state, user_comm, shared->schedule, shared->layout,
+                                                                    tag, true, state->persistent_reuse(),
+                                                                    std::move(shared->types)));
+  }
+  state->last_run = CommState::Run{choice.algorithm, plain.messages(), choice.decided_by};
+  return RequestAccess::make(
+      std::make_unique<ScheduledOperation>(state, user_comm, plain, layout, tag, true, state->persistent_reuse()));
+}
+
 Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_comm,
                       const std::function<Layout()>& make_layout, const RequestOptions& options, Contract contract) {
   std::optional<Layout> layout;
@@ -282,13 +300,11 @@ Request exchange_init(const std::shared_ptr<CommState>& state, MPI_Comm user_com
   }
   const bool compare_sizes = contract == Contract::cartesian && !local_error;
   const SizeDigest sizes = compare_sizes ? block_size_digest(*layout) : SizeDigest{};
-  const int tag = agree_on_init(*state, local_error, algorithm, sizes);
+  const int tag = agree_on_init(*state, local_error, algorithm, requested, sizes);
   try {
     const Choice choice = per_call(*state, requested, *layout, contract, CallKind::persistent, ChoicePoint::collective);
-    const auto schedule = state->schedule(layout->collective, choice);
-    state->last_run = CommState::Run{choice.algorithm, schedule->messages(), choice.decided_by};
-    return RequestAccess::make(std::make_unique<ScheduledOperation>(state, user_comm, *schedule, *layout, tag, true,
-                                                           state->persistent_reuse()));
+    return persistent_operation(state, user_comm, requested, *layout, *state->schedule(layout->collective, choice),
+                                choice, tag);
   } catch (...) {
     state->tags().release_persistent(tag);
     throw;
@@ -332,10 +348,11 @@ Request init_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_c
     local_error = error;
     call.reset();
   }
-  std::vector<int> must_match = {call && call->schedule ? 1 : 0, algorithm.id()};
+  std::vector<int> must_match = {call && call->schedule ? 1 : 0, algorithm.id(), requested.id()};
   if (call) must_match.insert(must_match.end(), call->must_match.begin(), call->must_match.end());
-  must_match.resize(2 + mismatches.size());  // a failed process's values: it throws first anyway
+  must_match.resize(3 + mismatches.size());  // a failed process's values: it throws first anyway
   std::vector<Error> errors = {Error(Errc::buffer, "processes disagree on MPI_IN_PLACE"),
+                               Error(Errc::not_isomorphic, "processes chose different algorithms"),
                                Error(Errc::not_isomorphic, "processes chose different algorithms")};
   errors.insert(errors.end(), mismatches.begin(), mismatches.end());
   const int tag = agree_on_init(*state, local_error, must_match, errors);
@@ -343,7 +360,8 @@ Request init_graph_call(const std::shared_ptr<CommState>& state, MPI_Comm user_c
     if (!call->schedule) {
       const Choice choice =
           per_call(*state, requested, call->layout, Contract::mpi, CallKind::persistent, ChoicePoint::collective);
-      call->schedule = *state->schedule(call->layout.collective, choice);
+      return persistent_operation(state, user_comm, requested, call->layout,
+                                  *state->schedule(call->layout.collective, choice), choice, tag);
     }
     return RequestAccess::make(std::make_unique<ScheduledOperation>(state, user_comm, *call->schedule, call->layout, tag, true,
                                                            state->persistent_reuse()));

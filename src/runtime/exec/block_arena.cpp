@@ -7,9 +7,6 @@
 
 namespace cartcoll::detail {
 
-namespace {
-
-// The bytes `count` elements of `type` occupy, relative to the block's address.
 std::pair<MPI_Aint, MPI_Aint> footprint(const BlockSpec& block) {
   if (block.count == 0) return {0, 0};
   MPI_Aint lb, extent, true_lb, true_extent;
@@ -18,6 +15,8 @@ std::pair<MPI_Aint, MPI_Aint> footprint(const BlockSpec& block) {
   const MPI_Aint last = extent * (block.count - 1);
   return {true_lb + std::min<MPI_Aint>(0, last), true_lb + true_extent + std::max<MPI_Aint>(0, last)};
 }
+
+namespace {
 
 constexpr MPI_Aint alignment = alignof(std::max_align_t);
 

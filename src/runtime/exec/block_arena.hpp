@@ -9,11 +9,15 @@
 #include <cstddef>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "cartcoll/layout.hpp"
 
 namespace cartcoll::detail {
+
+// The bytes `count` elements of `type` occupy, relative to the block's address: [first, second).
+std::pair<MPI_Aint, MPI_Aint> footprint(const BlockSpec& block);
 
 class BlockArena {
  public:

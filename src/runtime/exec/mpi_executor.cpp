@@ -33,8 +33,9 @@ Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm co
   schedule_ = nullptr;
 }
 
-// Temp block i gets the count and datatype of the call block the schedule declares it like, unless
-// sizes travel: then it is what the message that fills it brings.
+// Temp block i gets the count and datatype of the call block the schedule declares it like (or is a
+// run of bytes, TempBlock::bytes), unless sizes travel: then it is what the message that fills it
+// brings.
 void Execution::layout_temps(const Schedule& schedule) {
   if (schedule.temps.empty()) return;
   if (sizes_travel_) {
@@ -43,7 +44,8 @@ void Execution::layout_temps(const Schedule& schedule) {
   }
   std::vector<BlockSpec> like;
   like.reserve(schedule.temps.size());
-  for (const TempBlock& temp : schedule.temps) like.push_back(resolve({temp.like, temp.index}));
+  for (const TempBlock& temp : schedule.temps)
+    like.push_back(temp.bytes >= 0 ? BlockSpec{0, static_cast<int>(temp.bytes), MPI_BYTE} : resolve({temp.like, temp.index}));
   if (const BlockArena* shared = reuse_.cache && reuse_.temp ? reuse_.cache->temp_like(like) : nullptr) {
     temp_blocks_ = shared->blocks();
     return;

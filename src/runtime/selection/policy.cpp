@@ -76,6 +76,9 @@ bool forwarded_sizes_may_differ(const CommState& state, const Layout& layout, Co
 // have to. `auto` chooses there only on a graph whose verdict forwards with a planner that carries
 // sizes, for the alltoall family (graph_choice gates its blocks by size); elsewhere it runs direct.
 Algorithm requested_for_call(const CommState& state, const Layout& layout, Contract contract, Algorithm requested) {
+  // The planner of parts plans only calls whose send blocks the init found to share bytes
+  // (shared_sends_planner); everything else of such a request runs direct.
+  if (!requested.is_automatic() && requested.planner().plans_shared_sends) return direct_exchange();
   if (!forwarded_sizes_may_differ(state, layout, contract, requested)) return requested;
   if (!requested.is_automatic()) return requested.planner().sizes_may_travel(state.neighborhood.kind()) ? requested : direct_exchange();
   const GraphNeighborhood* graph = state.neighborhood.graph();
@@ -91,6 +94,26 @@ bool sizes_travel(const CommState& state, const Layout& layout, Contract contrac
 
 bool wants_machine_profile(const Settings& settings, int processes) {
   return settings.algorithm.is_automatic() && !settings.profile && settings.machine_profile && processes > 1;
+}
+
+std::optional<Algorithm> shared_sends_planner(const CommState& state, Algorithm requested, const Layout& layout) {
+  if (layout.collective != Collective::alltoall || layout.one_block_size || state.neighborhood.cartesian() == nullptr)
+    return std::nullopt;
+  if (!requested.is_automatic()) {
+    if (requested.planner().plans_shared_sends) return requested;
+    return std::nullopt;
+  }
+  const auto table = planners();
+  for (std::size_t i = 0; i < table.size(); ++i)
+    if (table[i].plans_shared_sends) return Algorithm::from_id(static_cast<int>(i));
+  return std::nullopt;
+}
+
+std::optional<Choice> shared_sends_choice(Algorithm planner, Algorithm requested, double plain_seconds,
+                                          double shared_seconds) {
+  if (!requested.is_automatic()) return Choice{planner, {}, DecidedBy::forced};
+  if (shared_seconds < plain_seconds) return Choice{planner, {}, DecidedBy::model};
+  return std::nullopt;
 }
 
 Algorithm direct_exchange() {

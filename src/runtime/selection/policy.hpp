@@ -94,6 +94,20 @@ std::vector<Algorithm> candidates_for_auto(Collective collective, const Neighbor
 // The direct exchange: one message per edge, what a call runs where nothing may forward.
 Algorithm direct_exchange();
 
+// --- Send blocks that share bytes (the unified-interfaces paper's alltoallw, section 3.5) ---
+
+// The planner of parts (PlannerEntry::plans_shared_sends) where a persistent call may run it: an
+// alltoallv or alltoallw (whose blocks may overlap) on a Cartesian neighborhood, `requested` being
+// `auto` or that planner. The same on every process of an agreed init.
+std::optional<Algorithm> shared_sends_planner(const CommState& state, Algorithm requested, const Layout& layout);
+// The model's price of `schedule` with `layout`'s blocks, this process's part of the call.
+double modelled_seconds(const CommState& state, const Schedule& schedule, const Layout& layout);
+// What a call whose processes agreed that their send blocks share bytes runs, given the model's
+// prices of the plain choice and of the parts' schedule on the busiest process: the parts where the
+// planner is forced, or under `auto` where they cost less; nullopt: the plain choice.
+std::optional<Choice> shared_sends_choice(Algorithm planner, Algorithm requested, double plain_seconds,
+                                          double shared_seconds);
+
 // --- The cost models (per_call.cpp, machine_profile.cpp) ---
 
 // A short collective measurement of latency, per-message overhead and per-byte time on comm,

@@ -19,11 +19,14 @@
 #include "../../support/cart_fixture.hpp"
 #include "../../support/graph_case.hpp"
 #include "../../support/graph_checks.hpp"
+#include "../../support/halo_case.hpp"
 #include "../../support/mpi_api.hpp"
 #include "../../support/watchdog.hpp"
 
 using namespace support;
 using cartcoll::Graph;
+using support::HaloCase;
+using support::stencil_halo;
 
 namespace {
 
@@ -313,6 +316,54 @@ TEST(CompleteGraph, EveryOperationWithPerEdgeSizesIsExact) {
     run_all_forms(exchange, complete, world_rank() % 2 == 1, mpi_names_api);
   }
   MPI_Comm_free(&complete);
+}
+
+// The 9-point halo of the unified-interfaces paper's Figure 1 as a stencil code hands it to MPI: a
+// Moore graph listed by hand from an MPI_Cart_create torus (MPI_Dist_graph_create_adjacent, which
+// the layer detects as Cartesian) and MPI_Neighbor_alltoallw_init with ROW, COL and COR subarrays of
+// one array, whose rows and columns hold the corners. With overlap-combining forced
+// (interpose_shared_sends) the layer sends each corner once, in 4 messages instead of 8; every run
+// leaves the plain exchange's halos.
+TEST(Halo, NinePointAlltoallwInitIsExact) {
+  const Watchdog watchdog("Halo.NinePointAlltoallwInitIsExact", deadline);
+  if (!mpi_names_api.has_persistent()) GTEST_SKIP() << "this MPI has no persistent neighborhood collectives";
+  const HaloCase halo = stencil_halo(2, 5, 1);
+  MPI_Comm cart = MPI_COMM_NULL;
+  ASSERT_EQ(MPI_Cart_create(MPI_COMM_WORLD, 2, halo.dims.data(), halo.periods.data(), 0, &cart), MPI_SUCCESS);
+  int coords[2] = {0, 0};
+  MPI_Cart_coords(cart, world_rank(), 2, coords);
+  std::vector<int> sources, destinations;
+  for (int j = 0; j < halo.blocks(); ++j) {
+    const int dx = halo.offsets[2 * j], dy = halo.offsets[2 * j + 1];
+    int to[2] = {coords[0] + dx, coords[1] + dy}, from[2] = {coords[0] - dx, coords[1] - dy};
+    destinations.push_back(0);
+    sources.push_back(0);
+    MPI_Cart_rank(cart, to, &destinations.back());
+    MPI_Cart_rank(cart, from, &sources.back());
+  }
+  MPI_Comm moore = MPI_COMM_NULL;
+  ASSERT_EQ(MPI_Dist_graph_create_adjacent(cart, halo.blocks(), sources.data(), MPI_UNWEIGHTED, halo.blocks(),
+                                           destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &moore),
+            MPI_SUCCESS);
+  std::vector<std::uint8_t> send(halo.send_bytes), recv(halo.recv_bytes, 0xee);
+  const auto send_types = halo.send_handles(), recv_types = halo.recv_handles();
+  MPI_Request request = MPI_REQUEST_NULL;
+  ASSERT_EQ(mpi_names_api.alltoallw_init(send.data(), halo.sendcounts.data(), halo.sdispls.data(), send_types.data(),
+                                         recv.data(), halo.recvcounts.data(), halo.rdispls.data(), recv_types.data(),
+                                         moore, MPI_INFO_NULL, &request),
+            MPI_SUCCESS);
+  for (int start = 1; start <= 3; ++start) {
+    const std::vector<std::uint8_t> values = halo.send_array(world_rank(), start);
+    std::copy(values.begin(), values.end(), send.begin());  // the same buffer: the request holds its address
+    std::vector<std::uint8_t> expected = recv;
+    halo.expect_plain_result(sources, start, expected);
+    ASSERT_EQ(MPI_Start(&request), MPI_SUCCESS);
+    ASSERT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    EXPECT_EQ(recv, expected) << "start " << start;
+  }
+  ASSERT_EQ(MPI_Request_free(&request), MPI_SUCCESS);
+  MPI_Comm_free(&moore);
+  MPI_Comm_free(&cart);
 }
 
 }  // namespace
