@@ -46,7 +46,7 @@ Traffic traffic_of(const std::string& impl, const Run& run, const Workload& work
 }
 
 void print_row(const Context& c, const Result& r, int m, double ratio) {
-  std::printf("%-26s %8d %11.1f %11.1f %11.1f %7.2f %6lld %10lld %5d/%d\n", r.impl.c_str(), m, r.time.median * 1e6,
+  std::printf("%-34s %8d %11.1f %11.1f %11.1f %7.2f %6lld %10lld %5d/%d\n", r.impl.c_str(), m, r.time.median * 1e6,
               r.time.min * 1e6, r.time.max * 1e6, ratio, r.traffic.messages, r.traffic.bytes, r.time.kept,
               r.time.total);
   if (!c.csv) return;
@@ -133,7 +133,7 @@ bool run_collectives(const Options& options) {
     if (options.graph && !options.graph->counts.empty())
       std::printf("# %s; %s\n", cartcoll::graphs::summary(*options.graph).c_str(),
                   uniform_blocks(options) ? "every block m elements" : "an edge's block count x m elements");
-    std::printf("%-26s %8s %11s %11s %11s %7s %6s %10s %7s\n", "implementation", "m", "median us", "min us",
+    std::printf("%-34s %8s %11s %11s %11s %7s %6s %10s %7s\n", "implementation", "m", "median us", "min us",
                 "max us", "vs MPI", "msgs", "bytes", "kept");
   }
   bool first = true, checked = true;
