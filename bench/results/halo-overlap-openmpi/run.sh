@@ -8,7 +8,7 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../../.." && pwd)
 build=${1:-$repo/build/dev}
-impls=${2:-cc-trivial-persistent,cc-combining-persistent,cc-auto-persistent,cart-combining-persistent,mpi-neighbor,mpi-neighbor-persistent,direct}
+impls=${2:-cc-trivial-persistent,cc-combining-persistent,cc-overlap-combining-persistent,cc-auto-persistent,cart-combining-persistent,cart-overlap-combining-persistent,mpi-neighbor,mpi-neighbor-persistent,direct}
 out=${OUT:-$here}
 runs=${RUNS:-3}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMPI_MCA_rmaps_base_oversubscribe=1
