@@ -96,12 +96,14 @@ def tables(groups):
 
 
 def auto_choice(cells):
-    """Which schedule `auto` ran, told by its message count, and whether it was the faster one."""
+    """Which schedule `auto` ran, told by its messages and bytes, and whether it was the faster one."""
     found = [(cells[a], c) for a, c in AUTO_CANDIDATES.items() if a in cells]
     if not found:
         return "–"
     auto, choices = found[0]
     same = [i for i in choices if i in cells and cells[i]["messages_per_call"] == auto["messages_per_call"]]
+    # Schedules of one message count (combining and overlap-combining) differ in their bytes.
+    same = [i for i in same if cells[i]["bytes_per_call"] == auto["bytes_per_call"]] or same
     name = same[0].split("-", 1)[1].removesuffix("-persistent") if same else "?"
     candidates = [cells[i]["median_s"] for i in choices if i in cells]
     if not candidates or min(candidates) <= 0:
