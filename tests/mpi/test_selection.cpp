@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "../support/profile_file.hpp"
 #include "../support/cart_fixture.hpp"
 #include "traffic_census.hpp"
 #include "cartcoll/cartcoll.hpp"
@@ -30,21 +31,7 @@ const cartcoll::Algorithm combining = cartcoll::Algorithm::named("combining");
 // A 3-D torus over all processes with the 26-point Moore neighborhood, owned.
 cartcoll::Communicator moore_torus() { return cartcoll::Communicator(support::moore_torus(3)); }
 
-// Writes a profile on rank 0 and points CARTCOLL_PROFILE at it everywhere (read at creation). The
-// file name carries rank 0's process id, so that tests running side by side (ctest -j) never share it.
-std::string use_profile(const std::string& line) {
-  long id = static_cast<long>(getpid());
-  MPI_Bcast(&id, 1, MPI_LONG, 0, MPI_COMM_WORLD);
-  const std::string file = "cartcoll_test_selection." + std::to_string(id) + ".profile";
-  if (world_rank() == 0) {
-    FILE* out = std::fopen(file.c_str(), "w");
-    std::fputs(line.c_str(), out);
-    std::fclose(out);
-  }
-  MPI_Barrier(MPI_COMM_WORLD);
-  setenv("CARTCOLL_PROFILE", file.c_str(), 1);
-  return file;
-}
+using support::use_profile;
 
 cartcoll::Algorithm choice_of(const cartcoll::CartComm& cart, const cartcoll::Layout& layout) {
   const cartcoll::Algorithm chosen = cart.choose_algorithm(layout);

@@ -11,13 +11,17 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <functional>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "../support/cart_fixture.hpp"
 #include "../support/halo_case.hpp"
+#include "../support/profile_file.hpp"
 #include "../support/watchdog.hpp"
 #include "api/introspection.hpp"
 #include "cartcoll/cartcoll.h"
@@ -27,11 +31,11 @@ using support::stencil_halo;
 
 namespace {
 
-MPI_Comm neighborhood(const HaloCase& halo) {
+MPI_Comm neighborhood(const HaloCase& halo, MPI_Info info = MPI_INFO_NULL) {
   MPI_Comm cart = MPI_COMM_NULL;
   const int d = static_cast<int>(halo.dims.size());
   EXPECT_EQ(Cart_neighborhood_create(MPI_COMM_WORLD, d, halo.dims.data(), halo.periods.data(), halo.blocks(),
-                                     halo.offsets.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &cart),
+                                     halo.offsets.data(), MPI_UNWEIGHTED, info, 0, &cart),
             MPI_SUCCESS);
   return cart;
 }
@@ -39,7 +43,13 @@ MPI_Comm neighborhood(const HaloCase& halo) {
 struct Outcome {
   std::string algorithm;
   int messages = 0;
+  std::string decided_by;
 };
+
+Outcome last_outcome(MPI_Comm cart) {
+  const auto last = cartcoll::introspection::last_run(cart);
+  return last ? Outcome{last->algorithm, last->messages, last->decided_by} : Outcome{"", -1, ""};
+}
 
 // The process each receive block comes from: R - offsets[j], MPI_PROC_NULL off a mesh.
 std::vector<int> sources_of(const HaloCase& halo, MPI_Comm cart) {
@@ -63,7 +73,7 @@ Outcome run(const HaloCase& halo, MPI_Comm cart, const std::string& algorithm,
   MPI_Comm_rank(cart, &rank);
   MPI_Info info = MPI_INFO_NULL;
   MPI_Info_create(&info);
-  MPI_Info_set(info, "cartcoll_algorithm", algorithm.c_str());
+  if (!algorithm.empty()) MPI_Info_set(info, "cartcoll_algorithm", algorithm.c_str());
   std::vector<std::uint8_t> send(halo.send_bytes), recv(halo.recv_bytes, 0xee);
   const auto send_types = halo.send_handles(), recv_types = halo.recv_handles();
   const std::vector<int> sources = sources_of(halo, cart);
@@ -73,8 +83,7 @@ Outcome run(const HaloCase& halo, MPI_Comm cart, const std::string& algorithm,
                                 &request),
             MPI_SUCCESS);
   MPI_Info_free(&info);
-  const auto last = cartcoll::introspection::last_run(cart);
-  Outcome outcome{last ? last->algorithm : "", last ? last->messages : -1};
+  const Outcome outcome = last_outcome(cart);
   for (int start = 1; start <= 3; ++start) {
     const std::vector<std::uint8_t> values = halo.send_array(rank, start);
     std::copy(values.begin(), values.end(), send.begin());  // the same buffer: the request holds its address
@@ -92,11 +101,6 @@ Outcome run(const HaloCase& halo, MPI_Comm cart, const std::string& algorithm,
   return outcome;
 }
 
-int processes() {
-  int p = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &p);
-  return p;
-}
 
 // The most messages a process sends in the parts' schedule: one per dimension and direction.
 TEST(SharedSends, TheNinePointHaloSendsItsCornersOnceInFourMessages) {
@@ -122,6 +126,52 @@ TEST(SharedSends, TheTwentySevenPointHaloTakesSixMessages) {
     run(halo, cart, "auto");
     MPI_Comm_free(&cart);
   }
+}
+
+// `auto` weighs the parts' schedule by the cost model: where messages cost and phases do not, the 27-point
+// halo sends its shared bytes once (6 messages instead of 26, each byte as often as the direct
+// exchange sends it); where phases cost, it runs a plain schedule of one phase.
+TEST(SharedSends, AutoWeighsThePartsByTheModel) {
+  support::Watchdog watchdog{"auto and the parts", std::chrono::seconds(120)};
+  const HaloCase halo = stencil_halo(3, 4, 1);
+  for (const bool messages_cost : {true, false}) {
+    const std::string profile = support::use_profile(messages_cost ? "1e-9 1e-5 1e-10\n" : "1e-3 1e-9 1e-10\n");
+    MPI_Comm cart = neighborhood(halo);
+    const Outcome chosen = run(halo, cart, "auto");
+    // Where fewer than two dimensions span several processes the parts' schedule communicates in at
+    // most one phase (moves along the others are local copies, which the model does not price) and
+    // wins either way.
+    const auto spread = std::count_if(halo.dims.begin(), halo.dims.end(), [](int size) { return size > 1; });
+    if (spread >= 2) EXPECT_EQ(chosen.algorithm == "overlap-combining", messages_cost) << chosen.algorithm;
+    EXPECT_EQ(chosen.decided_by, "profile");
+    MPI_Comm_free(&cart);
+    unsetenv("CARTCOLL_PROFILE");
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (support::world_rank() == 0) std::remove(profile.c_str());
+  }
+}
+
+// Forced on a communicator, overlap-combining serves its persistent alltoallw; a blocking call, which
+// is not analysed, runs the direct exchange.
+TEST(SharedSends, ForcedOnOtherCallsItRunsTheDirectExchange) {
+  support::Watchdog watchdog{"other calls", std::chrono::seconds(120)};
+  const HaloCase halo = stencil_halo(2, 3, 1);
+  MPI_Info info = MPI_INFO_NULL;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "cartcoll_algorithm", "overlap-combining");
+  MPI_Comm cart = neighborhood(halo, info);
+  MPI_Info_free(&info);
+  EXPECT_EQ(run(halo, cart, "").algorithm, "overlap-combining");
+  const int rank = support::world_rank();
+  std::vector<std::uint8_t> send = halo.send_array(rank, 1), recv(halo.recv_bytes, 0xee), expected(recv);
+  const auto send_types = halo.send_handles(), recv_types = halo.recv_handles();
+  ASSERT_EQ(Cart_alltoallw(send.data(), halo.sendcounts.data(), halo.sdispls.data(), send_types.data(), recv.data(),
+                           halo.recvcounts.data(), halo.rdispls.data(), recv_types.data(), cart),
+            MPI_SUCCESS);
+  EXPECT_EQ(last_outcome(cart).algorithm, "trivial");
+  halo.expect_plain_result(sources_of(halo, cart), 1, expected);
+  EXPECT_EQ(recv, expected);
+  MPI_Comm_free(&cart);
 }
 
 // A random datatype over a send buffer of `span` bytes, with the receive datatype of the same type
@@ -205,7 +255,7 @@ HaloCase random_halo(std::uint32_t seed) {
   auto between = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(draw); };
   const int d = between(1, 3), t = between(1, 8);
   HaloCase halo{std::vector<int>(static_cast<std::size_t>(d), 0), std::vector<int>(static_cast<std::size_t>(d), 0)};
-  MPI_Dims_create(processes(), d, halo.dims.data());
+  MPI_Dims_create(support::world_size(), d, halo.dims.data());
   for (int& period : halo.periods) period = between(0, 1);
   const MPI_Aint span = 192;  // above every block's reach (168 bytes at most)
   halo.send_bytes = static_cast<std::size_t>(span);
@@ -245,14 +295,14 @@ TEST(SharedSends, ProcessesWhoseBlocksDifferRunThePlainExchange) {
   MPI_Comm cart = neighborhood(halo);
   const Outcome forced =
       run(halo, cart, "overlap-combining", [&](int sender) -> const HaloCase& { return sender == 0 ? shifted : plain; });
-  if (processes() > 1) EXPECT_EQ(forced.algorithm, "trivial");
+  if (support::world_size() > 1) EXPECT_EQ(forced.algorithm, "trivial");
   MPI_Comm_free(&cart);
 }
 
 TEST(SharedSends, BlocksThatShareNothingRunAsWithoutTheAnalysis) {
   support::Watchdog watchdog{"disjoint blocks", std::chrono::seconds(120)};
   HaloCase halo{{0}, {1}, {-1, 1, 2}};
-  MPI_Dims_create(processes(), 1, halo.dims.data());
+  MPI_Dims_create(support::world_size(), 1, halo.dims.data());
   for (int j = 0; j < 3; ++j) {
     MPI_Datatype send = MPI_DATATYPE_NULL, recv = MPI_DATATYPE_NULL;
     MPI_Type_vector(3, 1, 3, MPI_INT, &send);

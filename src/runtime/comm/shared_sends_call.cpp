@@ -82,21 +82,25 @@ std::optional<SharedSendsCall> shared_sends_call(CommState& state, Algorithm req
                                                  const Schedule& plain) {
   const std::optional<Algorithm> planner = shared_sends_planner(state, requested, layout);
   if (!planner) return std::nullopt;
-  const std::optional<Analysis> analysis = analyse(layout, *state.neighborhood.cartesian());
   std::optional<SharedSendsCall> call;
   // [no analysis here, digest, -digest, plain's price, the parts' price], maxima over processes.
   std::array<double, 9> values{1};
-  if (analysis) {
-    const Schedule shared = state.neighborhood.plan_shared_sends(*planner, analysis->sends);
-    call = lower(*analysis, shared, Choice{*planner});
-    const auto digest = digest_parts(analysis->sends.digest());
-    values = {0, digest[0], digest[1], digest[2], -digest[0], -digest[1], -digest[2],
-              modelled_seconds(state, plain, layout), modelled_seconds(state, shared, call->layout)};
+  try {  // whatever fails here only keeps this process, and so every process, from the parts
+    if (const std::optional<Analysis> analysis = analyse(layout, *state.neighborhood.cartesian())) {
+      const Schedule shared = state.neighborhood.plan_shared_sends(*planner, analysis->sends);
+      call = lower(*analysis, shared, Choice{*planner});
+      const auto digest = digest_parts(analysis->sends.digest());
+      values = {0, digest[0], digest[1], digest[2], -digest[0], -digest[1], -digest[2],
+                modelled_seconds(state, plain, layout), modelled_seconds(state, shared, call->layout)};
+    }
+  } catch (...) {
+    call.reset();
+    values = {1};
   }
   allreduce_max(state.library()->ready(), values);
   const bool alike = values[0] == 0 && values[1] == -values[4] && values[2] == -values[5] && values[3] == -values[6];
   if (!alike) return std::nullopt;
-  const std::optional<Choice> choice = shared_sends_choice(*planner, requested, values[7], values[8]);
+  const std::optional<Choice> choice = shared_sends_choice(state, *planner, requested, values[7], values[8]);
   if (!choice) return std::nullopt;
   call->choice = *choice;
   return call;

@@ -141,7 +141,8 @@ Choice graph_choice(CommState& state, const ForwardingVerdict& verdict, const La
 }  // namespace
 
 double modelled_seconds(const CommState& state, const Schedule& schedule, const Layout& layout) {
-  return predicted_seconds(figures_of(schedule), model_of(state), block_bytes(layout.send), block_bytes(layout.recv));
+  const CostModel model = state.settings.profile.value_or(model_of(state));
+  return predicted_seconds(figures_of(schedule), model, block_bytes(layout.send), block_bytes(layout.recv));
 }
 
 Choice per_call(CommState& state, Algorithm requested, const Layout& layout, Contract contract, CallKind kind,

@@ -109,10 +109,11 @@ std::optional<Algorithm> shared_sends_planner(const CommState& state, Algorithm 
   return std::nullopt;
 }
 
-std::optional<Choice> shared_sends_choice(Algorithm planner, Algorithm requested, double plain_seconds,
-                                          double shared_seconds) {
+std::optional<Choice> shared_sends_choice(const CommState& state, Algorithm planner, Algorithm requested,
+                                          double plain_seconds, double shared_seconds) {
   if (!requested.is_automatic()) return Choice{planner, {}, DecidedBy::forced};
-  if (shared_seconds < plain_seconds) return Choice{planner, {}, DecidedBy::model};
+  if (shared_seconds < plain_seconds)
+    return Choice{planner, {}, state.settings.profile ? DecidedBy::profile : DecidedBy::model};
   return std::nullopt;
 }
 

@@ -100,13 +100,15 @@ Algorithm direct_exchange();
 // alltoallv or alltoallw (whose blocks may overlap) on a Cartesian neighborhood, `requested` being
 // `auto` or that planner. The same on every process of an agreed init.
 std::optional<Algorithm> shared_sends_planner(const CommState& state, Algorithm requested, const Layout& layout);
-// The model's price of `schedule` with `layout`'s blocks, this process's part of the call.
+// The price of `schedule` with `layout`'s blocks, this process's part of the call, by the model
+// `auto` decides by without measuring (CARTCOLL_PROFILE's, else a calibrated one, else the machine
+// profile, else the default).
 double modelled_seconds(const CommState& state, const Schedule& schedule, const Layout& layout);
 // What a call whose processes agreed that their send blocks share bytes runs, given the model's
 // prices of the plain choice and of the parts' schedule on the busiest process: the parts where the
 // planner is forced, or under `auto` where they cost less; nullopt: the plain choice.
-std::optional<Choice> shared_sends_choice(Algorithm planner, Algorithm requested, double plain_seconds,
-                                          double shared_seconds);
+std::optional<Choice> shared_sends_choice(const CommState& state, Algorithm planner, Algorithm requested,
+                                          double plain_seconds, double shared_seconds);
 
 // --- The cost models (per_call.cpp, machine_profile.cpp) ---
 
