@@ -278,8 +278,9 @@ std::vector<std::string> halo_defaults() {
 
 // What --halo fixes, checked once every option is read.
 void check_halo(const Options& o) {
-  if (o.graph || o.op != "alltoallw" || o.type != MPI_DOUBLE || o.rule != SizeRule::halo)
-    reject("--halo fixes the neighborhood, the operation (alltoallw), the type (double) and the blocks");
+  if (o.graph || o.setup || o.op != "alltoallw" || o.type != MPI_DOUBLE || o.rule != SizeRule::halo)
+    reject("--halo fixes the neighborhood, the operation (alltoallw), the type (double) and the blocks, "
+           "and takes no --setup");
   for (int n : o.sizes)
     if (n < o.halo_width) reject(bad_value("--halo", std::to_string(n), "N at least WIDTH"));
 }
