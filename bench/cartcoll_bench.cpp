@@ -46,7 +46,7 @@ Traffic traffic_of(const std::string& impl, const Run& run, const Workload& work
 }
 
 void print_row(const Context& c, const Result& r, int m, double ratio) {
-  std::printf("%-26s %8d %11.1f %11.1f %11.1f %7.2f %6lld %10lld %5d/%d\n", r.impl.c_str(), m, r.time.median * 1e6,
+  std::printf("%-34s %8d %11.1f %11.1f %11.1f %7.2f %6lld %10lld %5d/%d\n", r.impl.c_str(), m, r.time.median * 1e6,
               r.time.min * 1e6, r.time.max * 1e6, ratio, r.traffic.messages, r.traffic.bytes, r.time.kept,
               r.time.total);
   if (!c.csv) return;
@@ -59,8 +59,31 @@ void print_row(const Context& c, const Result& r, int m, double ratio) {
                csv_escape(o.pinning).c_str(), r.time.kept, r.time.total);
 }
 
-// All implementations at one block size, interleaved.
-void run_size(const Context& c, const Communicators& comms, int m, bool first) {
+// --halo: every implementation exchanges the halo once, reset to -1 before, and every process compares
+// its whole array with the values of the global positions. Returns the number that failed.
+int check_halos(const Context& c, const std::vector<std::string>& names, const std::vector<Run>& runs,
+                Workload& work) {
+  int failed = 0;
+  std::string passed;
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    work.halo->fill(work.halo_cells);
+    runs[k]();
+    const long long wrong = work.halo->mismatches(work.halo_cells);
+    long long total = 0;
+    MPI_Allreduce(&wrong, &total, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    if (total == 0) {
+      passed += " " + names[k];
+      continue;
+    }
+    ++failed;
+    if (c.rank == 0) std::printf("# halo check FAILED: %s left %lld cells wrong\n", names[k].c_str(), total);
+  }
+  if (c.rank == 0 && !passed.empty()) std::printf("# halo check, every cell as expected:%s\n", passed.c_str());
+  return failed;
+}
+
+// All implementations at one block size, interleaved. Returns false where a halo check failed.
+bool run_size(const Context& c, const Communicators& comms, int m, bool first) {
   Workload work(c.options, comms.sources(), comms.destinations(), m);
   Implementations implementations(comms, work);
   std::vector<std::string> names;
@@ -74,6 +97,7 @@ void run_size(const Context& c, const Communicators& comms, int m, bool first) {
       std::printf("# skipped %s: %s\n", impl.c_str(), why.c_str());
     }
   }
+  const bool checked = !work.halo || check_halos(c, names, runs, work) == 0;
   const auto times = time_interleaved(runs, c.options.reps, c.options.warmup, c.options.batch);
   // Counted after the timing, so one-time work (cart-auto's measuring) stays out of the count.
   std::vector<Result> results;
@@ -82,13 +106,15 @@ void run_size(const Context& c, const Communicators& comms, int m, bool first) {
     results.push_back({names[k], summarize(times[k]), traffic_of(names[k], runs[k], work)});
     if (names[k] == "mpi-neighbor") baseline = results[k].time.median;
   }
-  if (c.rank != 0) return;
+  if (c.rank != 0) return checked;
   for (const Result& r : results) print_row(c, r, m, baseline > 0 ? r.time.median / baseline : 0);
   std::fflush(stdout);
   if (c.csv) std::fflush(c.csv);
+  return checked;
 }
 
-void run_collectives(const Options& options) {
+// Returns false where a halo check failed.
+bool run_collectives(const Options& options) {
   int p = 0, rank = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &p);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -107,15 +133,16 @@ void run_collectives(const Options& options) {
     if (options.graph && !options.graph->counts.empty())
       std::printf("# %s; %s\n", cartcoll::graphs::summary(*options.graph).c_str(),
                   uniform_blocks(options) ? "every block m elements" : "an edge's block count x m elements");
-    std::printf("%-26s %8s %11s %11s %11s %7s %6s %10s %7s\n", "implementation", "m", "median us", "min us",
+    std::printf("%-34s %8s %11s %11s %11s %7s %6s %10s %7s\n", "implementation", "m", "median us", "min us",
                 "max us", "vs MPI", "msgs", "bytes", "kept");
   }
-  bool first = true;
+  bool first = true, checked = true;
   for (int m : options.sizes) {
-    run_size(c, comms, m, first);
+    checked = run_size(c, comms, m, first) && checked;
     first = false;
   }
   if (c.csv) std::fclose(c.csv);
+  return checked;
 }
 
 }  // namespace
@@ -142,8 +169,9 @@ int main(int argc, char** argv) {
     MPI_Finalize();
     return 2;
   }
+  bool checked = true;
   if (parsed.options.setup) run_setup_times(parsed.options);
-  else run_collectives(parsed.options);
+  else checked = run_collectives(parsed.options);
   MPI_Finalize();
-  return 0;
+  return checked ? 0 : 1;
 }

@@ -87,6 +87,13 @@ bool requested(const Options& options, std::string_view algorithm) {
   });
 }
 
+// Whether an implementation of the face ("cart" or "cc") runs `algorithm`.
+bool requested(const Options& options, std::string_view face, std::string_view algorithm) {
+  return std::ranges::any_of(options.impls, [face, algorithm](const std::string& impl) {
+    return impl.starts_with(std::string(face) + "-") && library_algorithm(impl) == algorithm;
+  });
+}
+
 MPI_Info algorithm_info(const Options& options, const std::string& algorithm) {
   MPI_Info info;
   MPI_Info_create(&info);
@@ -104,6 +111,18 @@ MPI_Comm make_cart(const Options& options, const std::vector<int>& dims, const s
                            MPI_UNWEIGHTED, info, 0, &cart);
   MPI_Info_free(&info);
   return cart;
+}
+
+// --halo's cc- communicators: the stencil's graph on an MPI Cartesian communicator, whose errors
+// return (an algorithm that does not serve it leaves MPI_COMM_NULL, and the implementation is skipped).
+MPI_Comm make_stencil_graph(const Options& options, MPI_Comm cart, const std::vector<int>& sources,
+                            const std::vector<int>& targets, const std::string& algorithm) {
+  MPI_Info info = algorithm_info(options, algorithm);
+  MPI_Comm comm = MPI_COMM_NULL;
+  CC_Dist_graph_create_adjacent(cart, static_cast<int>(sources.size()), sources.data(), MPI_UNWEIGHTED,
+                                static_cast<int>(targets.size()), targets.data(), MPI_UNWEIGHTED, info, 0, &comm);
+  MPI_Info_free(&info);
+  return comm;
 }
 
 MPI_Comm make_graph(const Options& options, const cartcoll::Graph& graph, int rank, const std::string& algorithm) {
@@ -134,8 +153,8 @@ Communicators::Communicators(const Options& options) {
     const cartcoll::Graph graph = cartcoll::Graph::from_edges(options.graph->size, options.graph->edges);
     for (const cartcoll::PlannerEntry& planner : cartcoll::planners())
       if (planner.serves(cartcoll::NeighborhoodKind::graph) && requested(options, planner.name))
-        library_[std::string(planner.name)] = make_graph(options, graph, rank, std::string(planner.name));
-    if (requested(options, "auto")) library_["auto"] = make_graph(options, graph, rank, "auto");
+        cc_library_[std::string(planner.name)] = make_graph(options, graph, rank, std::string(planner.name));
+    if (requested(options, "auto")) cc_library_["auto"] = make_graph(options, graph, rank, "auto");
     sources = graph.sources(rank);
     targets = graph.destinations(rank);
     alltoall_plan_ = cartcoll::plan(cartcoll::Algorithm::named("trivial"), graph.view(rank), cartcoll::Collective::alltoall);
@@ -143,14 +162,19 @@ Communicators::Communicators(const Options& options) {
   } else {
     std::vector<int> dims(static_cast<std::size_t>(options.d), 0);
     MPI_Dims_create(p, options.d, dims.data());
-    for (const cartcoll::PlannerEntry& planner : cartcoll::planners())
-      if (planner.serves(cartcoll::NeighborhoodKind::cartesian))
-        library_[std::string(planner.name)] = make_cart(options, dims, std::string(planner.name));
-    library_["auto"] = make_cart(options, dims, "auto");
+    // Under --halo only the requested ones (trivial always: it lists the neighbors).
+    const bool halo = options.halo_width > 0;
+    for (const cartcoll::PlannerEntry& planner : cartcoll::planners()) {
+      const std::string name(planner.name);
+      if (planner.serves(cartcoll::NeighborhoodKind::cartesian) && (!halo || name == "trivial" || requested(options, "cart", name)))
+        cart_library_[name] = make_cart(options, dims, name);
+    }
+    if (!halo || requested(options, "cart", "auto")) cart_library_["auto"] = make_cart(options, dims, "auto");
     const int t = static_cast<int>(options.offsets.size()) / options.d;
     sources.resize(static_cast<std::size_t>(t));
     targets.resize(sources.size());
-    Cart_neighbor_get(library_.at("trivial"), t, sources.data(), MPI_UNWEIGHTED, t, targets.data(), MPI_UNWEIGHTED);
+    Cart_neighbor_get(cart_library_.at("trivial"), t, sources.data(), MPI_UNWEIGHTED, t, targets.data(), MPI_UNWEIGHTED);
+    if (halo) make_stencil_graphs(options, dims, sources, targets);
     if (options.offsets == cartcoll::neighborhoods::cartesian_axes(options.d)) {
       const std::vector<int> periods(dims.size(), 1);
       MPI_Cart_create(MPI_COMM_WORLD, options.d, dims.data(), periods.data(), 0, &mpi_cart_);
@@ -182,16 +206,34 @@ Communicators::Communicators(const Options& options) {
   MPI_Comm_dup(MPI_COMM_WORLD, &world_);
 }
 
+void Communicators::make_stencil_graphs(const Options& options, const std::vector<int>& dims,
+                                        const std::vector<int>& sources, const std::vector<int>& targets) {
+  const std::vector<int> periods(dims.size(), 1);
+  MPI_Comm cart = MPI_COMM_NULL;
+  MPI_Cart_create(MPI_COMM_WORLD, options.d, dims.data(), periods.data(), 0, &cart);
+  MPI_Comm_set_errhandler(cart, MPI_ERRORS_RETURN);
+  std::vector<std::string> algorithms{"auto"};
+  for (const cartcoll::PlannerEntry& planner : cartcoll::planners())
+    if (planner.serves(cartcoll::NeighborhoodKind::cartesian)) algorithms.emplace_back(planner.name);
+  for (const std::string& algorithm : algorithms)
+    if (requested(options, "cc", algorithm))
+      cc_library_[algorithm] = make_stencil_graph(options, cart, sources, targets, algorithm);
+  MPI_Comm_free(&cart);
+}
+
 Communicators::~Communicators() {
-  for (auto& [name, comm] : library_) MPI_Comm_free(&comm);
+  for (auto* library : {&cart_library_, &cc_library_})
+    for (auto& [name, comm] : *library)
+      if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
   if (graph_ != MPI_COMM_NULL) MPI_Comm_free(&graph_);
   if (mpi_cart_ != MPI_COMM_NULL) MPI_Comm_free(&mpi_cart_);
   MPI_Comm_free(&world_);
 }
 
-MPI_Comm Communicators::library(const std::string& algorithm) const {
-  const auto found = library_.find(algorithm);
-  return found == library_.end() ? MPI_COMM_NULL : found->second;
+MPI_Comm Communicators::library(const std::string& algorithm, bool graph_face) const {
+  const auto& library = graph_face ? cc_library_ : cart_library_;
+  const auto found = library.find(algorithm);
+  return found == library.end() ? MPI_COMM_NULL : found->second;
 }
 
 Implementations::~Implementations() {
@@ -224,7 +266,7 @@ std::optional<Run> Implementations::make(const std::string& impl, std::string& w
   const bool persistent = impl.ends_with("-persistent");
   const bool graph_face = impl.starts_with("cc-");
   const std::string algorithm = library_algorithm(impl).value_or("");
-  const MPI_Comm comm = comms_.library(algorithm);
+  const MPI_Comm comm = comms_.library(algorithm, graph_face);
   if (comm == MPI_COMM_NULL) {
     why = "no " + algorithm + " planner for this kind of neighborhood";
     return std::nullopt;
@@ -235,8 +277,8 @@ std::optional<Run> Implementations::make(const std::string& impl, std::string& w
 
 Run Implementations::cart_blocking(MPI_Comm c) {
   Workload& w = work_;
-  const void* s = w.send.bytes.data();
-  void* r = w.recv.bytes.data();
+  const void* s = w.send_base();
+  void* r = w.recv_base();
   const MPI_Datatype y = w.type;
   const BlockSide &S = w.send, &R = w.recv;
   if (w.op == "alltoall") return [&w, s, r, y, c] { Cart_alltoall(s, w.m, y, r, w.m, y, c); };
@@ -259,8 +301,8 @@ Run Implementations::cart_blocking(MPI_Comm c) {
 
 Run Implementations::cart_persistent(MPI_Comm c) {
   Workload& w = work_;
-  const void* s = w.send.bytes.data();
-  void* r = w.recv.bytes.data();
+  const void* s = w.send_base();
+  void* r = w.recv_base();
   const MPI_Datatype y = w.type;
   const BlockSide &S = w.send, &R = w.recv;
   Cart_request* q = cart_requests_.emplace_back(std::make_unique<Cart_request>(CART_REQUEST_NULL)).get();
@@ -283,8 +325,8 @@ Run Implementations::cart_persistent(MPI_Comm c) {
 // MPI has no neighbor allgatherw: it is alltoallw sending the one block to every neighbor.
 Run Implementations::neighbor_blocking(const NeighborCalls& f, MPI_Comm c) {
   Workload& w = work_;
-  const void* s = w.send.bytes.data();
-  void* r = w.recv.bytes.data();
+  const void* s = w.send_base();
+  void* r = w.recv_base();
   const MPI_Datatype y = w.type;
   const BlockSide &S = w.send, &R = w.recv;
   if (w.op == "alltoall") return [&f, &w, s, r, y, c] { f.alltoall(s, w.m, y, r, w.m, y, c); };
@@ -308,8 +350,8 @@ Run Implementations::neighbor_blocking(const NeighborCalls& f, MPI_Comm c) {
 
 Run Implementations::neighbor_nonblocking(const NeighborCalls& f, MPI_Comm c) {
   Workload& w = work_;
-  const void* s = w.send.bytes.data();
-  void* r = w.recv.bytes.data();
+  const void* s = w.send_base();
+  void* r = w.recv_base();
   const MPI_Datatype y = w.type;
   const BlockSide &S = w.send, &R = w.recv;
   MPI_Request* q = requests_.emplace_back(&f, std::make_unique<MPI_Request>(MPI_REQUEST_NULL)).second.get();
@@ -344,8 +386,8 @@ std::optional<Run> Implementations::neighbor_persistent(const NeighborCalls& f, 
     return std::nullopt;
   }
   Workload& w = work_;
-  const void* s = w.send.bytes.data();
-  void* r = w.recv.bytes.data();
+  const void* s = w.send_base();
+  void* r = w.recv_base();
   const MPI_Datatype y = w.type;
   const BlockSide &S = w.send, &R = w.recv;
   const MPI_Info i = MPI_INFO_NULL;
@@ -425,7 +467,8 @@ Run Implementations::direct() {
   const bool typed = w.op.ends_with('w');
   auto block = [&w, typed](BlockSide& side, int i, int peer) {
     const auto at = static_cast<std::size_t>(i);
-    return Message{peer, side.bytes.data() + side.byte_displs[at], typed ? 1 : side.counts[at],
+    char* base = &side == &w.send ? w.send_base() : w.recv_base();
+    return Message{peer, base + side.byte_displs[at], typed ? 1 : side.counts[at],
                    typed ? side.types[at] : w.type};
   };
   auto messages = std::make_shared<std::pair<std::vector<Message>, std::vector<Message>>>();

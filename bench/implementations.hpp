@@ -21,7 +21,10 @@ using Run = std::function<void()>;
 
 // The communicators every block size shares. On a Cartesian neighborhood: one Cart_neighborhood_create
 // communicator per algorithm and MPI's graph of the same neighborhood; on a graph: one
-// CC_Dist_graph_create_adjacent communicator per algorithm serving graphs and MPI's own.
+// CC_Dist_graph_create_adjacent communicator per algorithm serving graphs and MPI's own. Under --halo,
+// only the requested ones, and for the cc- implementations one CC_Dist_graph_create_adjacent
+// communicator per Cartesian algorithm, made on an MPI_Cart_create communicator (a stencil code's
+// graph, which the library detects as Cartesian).
 class Communicators {
  public:
   explicit Communicators(const Options& options);
@@ -29,7 +32,9 @@ class Communicators {
   Communicators(const Communicators&) = delete;
   Communicators& operator=(const Communicators&) = delete;
 
-  MPI_Comm library(const std::string& algorithm) const;  // nullptr-free: MPI_COMM_NULL if there is none
+  // The communicator of `algorithm` for the cc- (graph_face) or cart- implementations: MPI_COMM_NULL if
+  // there is none.
+  MPI_Comm library(const std::string& algorithm, bool graph_face) const;
   MPI_Comm graph() const { return graph_; }
   MPI_Comm mpi_cart() const { return mpi_cart_; }
   MPI_Comm world() const { return world_; }
@@ -42,9 +47,14 @@ class Communicators {
   const cartcoll::Schedule& ideal_schedule(bool gather) const { return gather ? gather_plan_ : alltoall_plan_; }
 
  private:
-  std::map<std::string, MPI_Comm> library_;  // one per algorithm, forced by the cartcoll_algorithm info key
+  // One per algorithm, forced by the cartcoll_algorithm info key: Cart_neighborhood_create's, and
+  // CC_Dist_graph_create_adjacent's.
+  std::map<std::string, MPI_Comm> cart_library_, cc_library_;
   MPI_Comm graph_ = MPI_COMM_NULL, mpi_cart_ = MPI_COMM_NULL, world_ = MPI_COMM_NULL;
   std::vector<int> source_ranks_, destination_ranks_;
+
+  void make_stencil_graphs(const Options& options, const std::vector<int>& dims, const std::vector<int>& sources,
+                           const std::vector<int>& targets);
   cartcoll::Schedule alltoall_plan_, gather_plan_;
 };
 

@@ -8,7 +8,9 @@
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
+#include <string_view>
 
+#include "cartcoll/algorithm.hpp"
 #include "core/planning/plan.hpp"
 #include "util/cli.hpp"
 #include "util/graphs.hpp"
@@ -23,6 +25,7 @@ std::string usage_text() {
         "usage: cartcoll-bench [--op OP] (NEIGHBORHOOD | GRAPH) [--sizes 1,10,100] [--type int|double|char]\n"
         "                      [--size-rule uniform|000|002] [--impl IMPL,...] [--reps N] [--warmup N] [--batch N]\n"
         "                      [--csv FILE] [--transport LABEL] [--pinning LABEL] [--node-size N]\n"
+        "       cartcoll-bench --halo D WIDTH N[,N...] [--impl IMPL,...] [--reps N] [--warmup N] [--batch N] [--csv FILE] ...\n"
         "       cartcoll-bench --setup (--moore D R | --setup-grid) [--reps N] [--csv FILE]\n"
         "       cartcoll-bench --help | --version\n"
         "OP: alltoall alltoallv alltoallw allgather allgatherv allgatherw\n"
@@ -35,6 +38,17 @@ std::string usage_text() {
         "  Communication); 002: m^(d-||C_i||_1), at least 1 (the rule of Träff et al., Message-Combining\n"
         "  Algorithms for Isomorphic, Sparse Collective Communication) (alltoallv/w only; allgather\n"
         "  variants always use m per block). alltoallw/allgatherw use one contiguous type per block.\n"
+        "--halo D WIDTH N[,N...]: a stencil's halo exchange, persistent where the implementation is: on the\n"
+        "  periodic D-dimensional grid, every process owns an N^D block of doubles inside a halo WIDTH cells wide,\n"
+        "  one (N+2 WIDTH)^D array that is send and receive buffer of an alltoallw on the Moore neighborhood of\n"
+        "  radius 1; block i is the subarray facing offset i (faces, edges, corners: the send blocks overlap).\n"
+        "  Each implementation's halo is checked once against the values of the global positions. N takes the\n"
+        "  place of --sizes (block_elements = N, size_rule halo, neighborhood halo-D-WIDTH). IMPL: cc-ALGORITHM\n"
+        "  (CC_Neighbor_alltoallw on a graph made by CC_Dist_graph_create_adjacent on an MPI_Cart_create\n"
+        "  communicator, which the library detects as Cartesian) and cart-ALGORITHM (Cart_alltoallw) for\n"
+        "  every Cartesian planner and auto, each also -persistent; mpi-neighbor, mpi-ineighbor,\n"
+        "  mpi-neighbor-persistent, direct. Default: the persistent cc- forms of trivial, combining,\n"
+        "  overlap-combining (where the library has it) and auto, MPI's blocking and persistent, direct.\n"
         "--node-size N: the library communicators' nodes are blocks of N consecutive ranks (cartcoll_node_size;\n"
         "  for cart-node-combining, cart-auto and cc-node-combining; the neighborhood's label gets -nodesN)\n"
         "IMPL: cart-trivial cart-combining cart-torus cart-node-combining cart-auto (each also -persistent),\n"
@@ -205,15 +219,71 @@ const std::vector<std::string>& graph_implementations() {
   return names;
 }
 
+const std::vector<std::string>& halo_implementations() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> all = implementations_of(cartcoll::NeighborhoodKind::cartesian, "cart-", {});
+    for (const std::string& name : implementations_of(cartcoll::NeighborhoodKind::cartesian, "cc-", {}))
+      all.push_back(name);
+    all.insert(all.end(), {"mpi-neighbor", "mpi-ineighbor", "mpi-neighbor-persistent", "direct"});
+    return all;
+  }();
+  return names;
+}
+
 std::string rule_name(SizeRule rule) {
   switch (rule) {
     case SizeRule::nonzero_coordinates: return "000";
     case SizeRule::l1_norm: return "002";
+    case SizeRule::halo: return "halo";
     default: return "uniform";
   }
 }
 
 namespace {
+
+// --halo D WIDTH N[,N...]: the Moore neighborhood of radius 1, alltoallw of doubles, N as the sizes.
+void parse_halo(Parser& p, Options& o) {
+  auto next = [&p] {
+    if (p.i + 1 >= p.args.size() || p.args[p.i + 1].starts_with("--")) reject("--halo needs D WIDTH N");
+    return p.args[++p.i];
+  };
+  auto number = [](const std::string& text, int least, int most, const char* expected) {
+    const auto value = cartcoll::cli::parse_int(text);
+    if (!value || *value < least || *value > most) reject(bad_value("--halo", text, expected));
+    return *value;
+  };
+  const int d = number(next(), 1, 6, "1 to 6 dimensions");
+  const int width = number(next(), 1, 1 << 20, "a width of at least 1");
+  o.sizes = parse_sizes(next());
+  o.graph.reset();
+  o.d = d;
+  o.offsets = cartcoll::neighborhoods::moore(d, 1);
+  o.neighborhood = "halo-" + std::to_string(d) + "-" + std::to_string(width);
+  o.radius = 1;
+  o.op = "alltoallw";
+  set_type(o, "double");
+  o.rule = SizeRule::halo;
+  o.halo_width = width;
+}
+
+// The halo's defaults: the library's persistent alltoallw by the algorithms that serve halos, and MPI's.
+std::vector<std::string> halo_defaults() {
+  std::vector<std::string> names;
+  for (const char* algorithm : {"trivial", "combining", "overlap-combining", "auto"})
+    if (algorithm == std::string_view("auto") || cartcoll::Algorithm::parse(algorithm))
+      names.push_back(std::string("cc-") + algorithm + "-persistent");
+  names.insert(names.end(), {"mpi-neighbor", "mpi-neighbor-persistent", "direct"});
+  return names;
+}
+
+// What --halo fixes, checked once every option is read.
+void check_halo(const Options& o) {
+  if (o.graph || o.setup || o.op != "alltoallw" || o.type != MPI_DOUBLE || o.rule != SizeRule::halo)
+    reject("--halo fixes the neighborhood, the operation (alltoallw), the type (double) and the blocks, "
+           "and takes no --setup");
+  for (int n : o.sizes)
+    if (n < o.halo_width) reject(bad_value("--halo", std::to_string(n), "N at least WIDTH"));
+}
 
 Options parse_arguments(const std::vector<std::string>& args, bool& help, bool& version) {
   Options o;
@@ -225,7 +295,14 @@ Options parse_arguments(const std::vector<std::string>& args, bool& help, bool& 
     const std::string arg = p.args[p.i];
     if (arg == "--help" || arg == "-h") { help = true; return o; }
     if (arg == "--version") { version = true; return o; }
-    if (parse_neighborhood(p, o)) continue;
+    if (arg == "--halo") {
+      parse_halo(p, o);
+      continue;
+    }
+    if (parse_neighborhood(p, o)) {
+      o.halo_width = 0;
+      continue;
+    }
     if (arg == "--op") o.op = p.word();
     else if (arg == "--sizes") o.sizes = parse_sizes(p.word());
     else if (arg == "--type") set_type(o, p.word());
@@ -246,12 +323,23 @@ Options parse_arguments(const std::vector<std::string>& args, bool& help, bool& 
   if (o.reps < 1 || o.warmup < 0 || o.batch < 1) reject("--reps and --batch must be positive, --warmup not negative");
   if (o.node_size < 0) reject(bad_value("--node-size", std::to_string(o.node_size), "a positive size"));
   if (o.node_size > 0) o.neighborhood += "-nodes" + std::to_string(o.node_size);
-  const auto& known_names = o.graph ? graph_implementations() : cartesian_implementations();
-  if (!impls_given) o.impls = known_names;
+  if (o.halo_width > 0) check_halo(o);
+  const auto& known_names = o.halo_width > 0 ? halo_implementations()
+                            : o.graph        ? graph_implementations()
+                                             : cartesian_implementations();
+  if (!impls_given) o.impls = o.halo_width > 0 ? halo_defaults() : known_names;
   // Without nodes, node-combining on a graph would repeat graph-combining's set-up and schedule.
   if (!impls_given && o.graph && o.node_size == 0) std::erase_if(o.impls, [](const std::string& impl) {
     return impl.starts_with("cc-node-combining");
   });
+  // A planner of overlapping send blocks serves only such calls (the others run the direct exchange):
+  // by default only on --halo's.
+  if (!impls_given && o.halo_width == 0)
+    for (const cartcoll::PlannerEntry& planner : cartcoll::planners())
+      if (planner.plans_shared_sends) std::erase_if(o.impls, [&planner](const std::string& impl) {
+        const std::string name(planner.name);
+        return impl.ends_with("-" + name) || impl.ends_with("-" + name + "-persistent");
+      });
   if (o.graph && (o.op == "allgatherw" || o.setup))
     reject("a GRAPH takes --op alltoall(v,w) or allgather(v), and no --setup");
   if (!o.graph && o.offsets.empty()) reject("empty neighborhood");

@@ -14,7 +14,8 @@ namespace bench {
 // Block sizes: one for all; m^(d - non-zero coordinates) (Träff and Hunold's Cartesian Collective
 // Communication); m^(d - ||C||_1), at least 1 (the isomorphic-collectives paper by Träff,
 // Carpen-Amarie, Hunold and Rougier).
-enum class SizeRule { uniform, nonzero_coordinates, l1_norm };
+// halo: the faces, edges and corners of an m^d block of doubles (--halo).
+enum class SizeRule { uniform, nonzero_coordinates, l1_norm, halo };
 
 struct Options {
   std::string op = "alltoall";  // alltoall(v,w), allgather(v,w)
@@ -35,6 +36,7 @@ struct Options {
   std::string pinning = "none";
   bool setup = false, setup_grid = false;
   int node_size = 0;  // --node-size: cartcoll_node_size on Cartesian communicators (0: not set)
+  int halo_width = 0; // --halo D WIDTH N: the halo's width (0: no halo workload)
 };
 
 // The command line, read before MPI_Init: `error` (one line naming the argument, without the tool's
@@ -55,5 +57,6 @@ std::string usage();
 std::string rule_name(SizeRule rule);
 const std::vector<std::string>& cartesian_implementations();
 const std::vector<std::string>& graph_implementations();
+const std::vector<std::string>& halo_implementations();
 
 }  // namespace bench

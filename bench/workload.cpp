@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <span>
+#include <utility>
 
 namespace bench {
 namespace {
@@ -56,6 +58,24 @@ BlockSide side_of(std::vector<int> counts, MPI_Datatype type, int element_bytes,
   return side;
 }
 
+// The halo workload's sides: block i of either is offset i's subarray, one element of it.
+void halo_sides(const Options& options, const HaloArray& h, BlockSide& send, BlockSide& recv) {
+  const std::size_t d = static_cast<std::size_t>(options.d);
+  for (std::size_t i = 0; i < options.offsets.size() / d; ++i) {
+    const std::span<const int> offset(options.offsets.data() + i * d, d);
+    for (auto [side, halo] : {std::pair{&send, false}, std::pair{&recv, true}}) {
+      side->counts.push_back(static_cast<int>(h.block_elements(offset)));
+      side->displs.push_back(0);
+      MPI_Aint displacement = 0;
+      side->types.push_back(h.block_type(offset, halo, displacement));
+      side->byte_displs.push_back(displacement);
+      side->ones.push_back(1);
+    }
+  }
+  send.bytes.assign(1, 0);
+  recv.bytes.assign(1, 0);
+}
+
 }  // namespace
 
 long long BlockSide::elements() const {
@@ -67,6 +87,16 @@ long long BlockSide::elements() const {
 Workload::Workload(const Options& options, int sources_, int destinations_, int m_)
     : op(options.op), sources(sources_), destinations(destinations_), m(m_), type(options.type) {
   MPI_Type_size(type, &element_bytes);
+  if (options.halo_width > 0) {
+    int p = 0, rank = 0;
+    MPI_Comm_size(MPI_COMM_WORLD, &p);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    halo = halo_array(options.d, m, options.halo_width, p, rank);
+    halo_sides(options, *halo, send, recv);
+    halo_cells.resize(static_cast<std::size_t>(halo->cells()));
+    halo->fill(halo_cells);
+    return;
+  }
   // alltoall and the gathers use m per block; the v and w alltoalls follow the size rule.
   const bool irregular = !gather() && op != "alltoall";
   const bool typed = op.ends_with('w');

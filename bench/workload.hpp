@@ -4,9 +4,11 @@
 // A process receives one block per source and sends one per destination (one block for allgather*).
 #include <mpi.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "halo.hpp"
 #include "options.hpp"
 
 namespace bench {
@@ -36,6 +38,9 @@ class Workload {
   long long recv_block_bytes(int i) const;
   // The direct pattern's send volume and messages: one message per destination.
   long long direct_bytes() const;
+  // The buffers the calls get: the sides' own, or under --halo the one array of both.
+  char* send_base() { return halo ? reinterpret_cast<char*>(halo_cells.data()) : send.bytes.data(); }
+  char* recv_base() { return halo ? reinterpret_cast<char*>(halo_cells.data()) : recv.bytes.data(); }
 
   std::string op;
   int sources = 0, destinations = 0, m = 0;
@@ -46,6 +51,10 @@ class Workload {
   std::vector<int> gather_ones;
   std::vector<MPI_Aint> gather_displs;
   std::vector<MPI_Datatype> gather_types;
+  // --halo: block i is offset i's subarray of halo_cells (send and receive side alike; the sides'
+  // byte displacements are 0 and their bytes unused).
+  std::optional<HaloArray> halo;
+  std::vector<double> halo_cells;
 };
 
 }  // namespace bench

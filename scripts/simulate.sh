@@ -8,7 +8,8 @@
 # docs/simulation.md only with --docs. See docs/simulation.md for the model and its traps.
 #
 #   bash scripts/simulate.sh [--procs LIST] [--overheads LIST] [--out DIR] [--budget S] [--only RE]
-#                            [--list] [--docs] [--mesh]
+#                            [--list] [--docs] [--mesh] [--halo] [--halo-impls LIST] [--halo-sizes LIST]
+#                            [--halo-width W]
 #
 #   --procs LIST      comma-separated simulated process counts (default 64,512,1024; 4096 would need a
 #                     bigger platform and hours: SimGrid 3.32's run time grows 3-5x per doubling)
@@ -29,6 +30,15 @@
 #                     1 to 100 values a cell) and alltoall of m ints (24^3), on the fat tree (blocks of
 #                     kilobytes: bandwidth counts), with the graph implementations; `--list --mesh`
 #                     lists them
+#   --halo            add the halo steps (not in the default run): at each process count P, cartcoll-bench
+#                     --halo 3 W N: the 27-point stencil's halo (faces, edges and corners, W cells wide, of an
+#                     N^3 block of doubles: send blocks that overlap) as one persistent alltoallw on the
+#                     periodic MPI_Dims_create grid (8x8x8 at 512), on the fat tree, N from --halo-sizes
+#   --halo-impls LIST  the halo steps' implementations, run one simulation each (default
+#                     cart-trivial-persistent,cart-combining-persistent,cart-overlap-combining-persistent,
+#                     cart-auto-persistent,direct)
+#   --halo-sizes LIST  the halo steps' block edges N (default 8,32)
+#   --halo-width W    the halo steps' width (default 1)
 # Each step is one cartcoll-bench run (one operation, neighborhood and process count, two or three
 # block sizes, the implementations cart-trivial, cart-combining, cart-torus, cart-auto, or on graphs
 # cc-trivial, cc-graph-combining, cc-graph-routing, cc-auto, and the baseline direct); the simulation
@@ -44,6 +54,10 @@ sizes=""
 list_only=0
 write_docs=0
 mesh=0
+halo=0
+halo_impls=cart-trivial-persistent,cart-combining-persistent,cart-overlap-combining-persistent,cart-auto-persistent,direct
+halo_sizes=8,32
+halo_width=1
 graph_impls=cc-trivial,cc-graph-combining,cc-graph-routing,cc-auto,direct
 while (($#)); do
   case $1 in
@@ -57,7 +71,11 @@ while (($#)); do
     --list) list_only=1 ;;
     --docs) write_docs=1 ;;
     --mesh) mesh=1 ;;
-    -h|--help) sed -n '2,31p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --halo) halo=1 ;;
+    --halo-impls) halo_impls=$2; shift ;;
+    --halo-sizes) halo_sizes=$2; shift ;;
+    --halo-width) halo_width=$2; shift ;;
+    -h|--help) sed -n '2,42p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     *) echo "simulate.sh: unknown option $1 (try --help)" >&2; exit 2 ;;
   esac
   shift
@@ -95,6 +113,8 @@ for p in "${procs_counts[@]}"; do
     n=$(awk -v p="$p" 'BEGIN { printf "%d", 24 * p ^ (1 / 3) + 0.5 }')
     add "$p" "alltoall mesh-3-$n" "--op alltoall --mesh-partition $p 3 $n 1 --sizes 1,100" mesh
   fi
+  # The halo: sizes by N (not --sizes), so that --sizes leaves it alone.
+  ((halo)) && add "$p" "alltoallw halo-3-$halo_width" "--halo 3 $halo_width $halo_sizes" halo
   for op in alltoall allgather; do
     add "$p" "$op moore-3-1" "--op $op --moore 3 1 --sizes 1,10,100"
     add "$p" "$op box-3-3--1" "--op $op --box 3 3 -1 --sizes 1,10,100"
@@ -115,6 +135,7 @@ done
 impls_of() {  # impls_of KIND
   case $1 in
     graph|mesh) echo "$graph_impls" ;;
+    halo) echo "$halo_impls" ;;
     *) echo "$cart_impls" ;;
   esac
 }

@@ -18,14 +18,19 @@ import sys
 from collections import defaultdict
 
 BASELINE = "direct"
+# The halo steps (--halo) run the persistent forms, overlap-combining among them.
+HALO_IMPLS = ["cart-trivial-persistent", "cart-combining-persistent", "cart-overlap-combining-persistent",
+              "cart-auto-persistent"]
 IMPLS = ["cart-trivial", "cart-combining", "cart-torus", "cart-auto", "cc-trivial", "cc-graph-combining",
-         "cc-graph-routing", "cc-auto", "direct"]
+         "cc-graph-routing", "cc-auto"] + HALO_IMPLS + ["direct"]
 # What each `auto` chooses between: Cartesian neighborhoods (Cart_*) and graphs (CC_*).
 AUTO_CANDIDATES = {"cart-auto": ("cart-trivial", "cart-combining"),
-                   "cc-auto": ("cc-trivial", "cc-graph-combining", "cc-graph-routing")}
+                   "cc-auto": ("cc-trivial", "cc-graph-combining", "cc-graph-routing"),
+                   "cart-auto-persistent": tuple(HALO_IMPLS[:3])}
 COLORS = {"cart-trivial": "tab:blue", "cart-combining": "tab:orange", "cart-torus": "tab:green", "cart-auto": "tab:red",
           "cc-trivial": "tab:blue", "cc-graph-combining": "tab:orange", "cc-graph-routing": "tab:purple",
-          "cc-auto": "tab:red"}
+          "cc-auto": "tab:red", "cart-trivial-persistent": "tab:blue", "cart-combining-persistent": "tab:orange",
+          "cart-overlap-combining-persistent": "tab:brown", "cart-auto-persistent": "tab:red"}
 PLATFORMS = {"fattree": "100 Gb/s fat tree", "latency": "latency-only network"}
 BEGIN, END = "<!-- simulation results begin -->", "<!-- simulation results end -->"
 
@@ -91,13 +96,15 @@ def tables(groups):
 
 
 def auto_choice(cells):
-    """Which schedule `auto` ran, told by its message count, and whether it was the faster one."""
+    """Which schedule `auto` ran, told by its messages and bytes, and whether it was the faster one."""
     found = [(cells[a], c) for a, c in AUTO_CANDIDATES.items() if a in cells]
     if not found:
         return "–"
     auto, choices = found[0]
     same = [i for i in choices if i in cells and cells[i]["messages_per_call"] == auto["messages_per_call"]]
-    name = same[0].split("-", 1)[1] if same else "?"
+    # Schedules of one message count (combining and overlap-combining) differ in their bytes.
+    same = [i for i in same if cells[i]["bytes_per_call"] == auto["bytes_per_call"]] or same
+    name = same[0].split("-", 1)[1].removesuffix("-persistent") if same else "?"
     candidates = [cells[i]["median_s"] for i in choices if i in cells]
     if not candidates or min(candidates) <= 0:
         return name
