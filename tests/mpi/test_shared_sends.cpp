@@ -299,6 +299,39 @@ TEST(SharedSends, ProcessesWhoseBlocksDifferRunThePlainExchange) {
   MPI_Comm_free(&cart);
 }
 
+// Receive blocks that overlap are erroneous in MPI (the result is undefined): the analysis leaves such
+// a call to the plain exchange, which completes.
+TEST(SharedSends, OverlappingReceiveBlocksRunThePlainExchange) {
+  support::Watchdog watchdog{"overlapping receive blocks", std::chrono::seconds(120)};
+  HaloCase halo{{0}, {1}, {-1, 1}};
+  MPI_Dims_create(support::world_size(), 1, halo.dims.data());
+  for (int j = 0; j < 2; ++j) {
+    MPI_Datatype send = MPI_DATATYPE_NULL, recv = MPI_DATATYPE_NULL;
+    MPI_Type_contiguous(4, MPI_INT, &send);  // ints 0-3 and 2-5: sharing two
+    MPI_Type_contiguous(4, MPI_INT, &recv);  // both at ints 0-3
+    halo.add(send, 1, j * 8, recv, 1, 0);
+  }
+  halo.send_bytes = 24;
+  halo.recv_bytes = 16;
+  MPI_Comm cart = neighborhood(halo);
+  MPI_Info info = MPI_INFO_NULL;
+  MPI_Info_create(&info);
+  MPI_Info_set(info, "cartcoll_algorithm", "overlap-combining");
+  std::vector<std::uint8_t> send = halo.send_array(support::world_rank(), 1), recv(halo.recv_bytes);
+  const auto send_types = halo.send_handles(), recv_types = halo.recv_handles();
+  Cart_request request = CART_REQUEST_NULL;
+  ASSERT_EQ(Cart_alltoallw_init(send.data(), halo.sendcounts.data(), halo.sdispls.data(), send_types.data(),
+                                recv.data(), halo.recvcounts.data(), halo.rdispls.data(), recv_types.data(), cart, info,
+                                &request),
+            MPI_SUCCESS);
+  MPI_Info_free(&info);
+  EXPECT_EQ(last_outcome(cart).algorithm, "trivial");
+  EXPECT_EQ(Cart_start(&request), MPI_SUCCESS);
+  EXPECT_EQ(Cart_wait(&request), MPI_SUCCESS);
+  EXPECT_EQ(Cart_request_free(&request), MPI_SUCCESS);
+  MPI_Comm_free(&cart);
+}
+
 TEST(SharedSends, BlocksThatShareNothingRunAsWithoutTheAnalysis) {
   support::Watchdog watchdog{"disjoint blocks", std::chrono::seconds(120)};
   HaloCase halo{{0}, {1}, {-1, 1, 2}};

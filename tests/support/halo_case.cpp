@@ -43,16 +43,18 @@ std::vector<std::uint8_t> HaloCase::send_array(int rank, int start) const {
 }
 
 void HaloCase::expect_plain_result(std::span<const int> sources, int start, std::vector<std::uint8_t>& recv,
-                                   const std::function<const HaloCase&(int)>& sender_case) const {
+                                   const std::function<const HaloCase&(int)>& sender_case,
+                                   std::span<const int> sender_blocks) const {
   for (std::size_t j = 0; j < sources.size(); ++j) {
     if (sources[j] == MPI_PROC_NULL) continue;
     const HaloCase& sender = sender_case ? sender_case(sources[j]) : *this;
+    const std::size_t b = sender_blocks.empty() ? j : static_cast<std::size_t>(sender_blocks[j]);
     const std::vector<std::uint8_t> theirs = sender.send_array(sources[j], start);
     int size = 0;
-    MPI_Pack_size(sender.sendcounts[j], sender.send_types[j].get(), MPI_COMM_SELF, &size);
+    MPI_Pack_size(sender.sendcounts[b], sender.send_types[b].get(), MPI_COMM_SELF, &size);
     std::vector<std::uint8_t> packed(static_cast<std::size_t>(size));
     int position = 0, unpacked = 0;
-    MPI_Pack(theirs.data() + sender.sdispls[j], sender.sendcounts[j], sender.send_types[j].get(), packed.data(), size,
+    MPI_Pack(theirs.data() + sender.sdispls[b], sender.sendcounts[b], sender.send_types[b].get(), packed.data(), size,
              &position, MPI_COMM_SELF);
     MPI_Unpack(packed.data(), position, &unpacked, recv.data() + rdispls[j], recvcounts[j], recv_types[j].get(),
                MPI_COMM_SELF);

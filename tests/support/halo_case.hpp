@@ -46,9 +46,12 @@ struct HaloCase {
   // What the plain exchange leaves in `recv` at start `start`: block j of process sources[j], as
   // that process's send datatype packs it and this one's receive datatype places it; untouched where
   // sources[j] is MPI_PROC_NULL. `sender_case`, where given, is each sender's own case (processes
-  // whose send blocks differ); else every sender's blocks are this case's.
+  // whose send blocks differ); else every sender's blocks are this case's. `sender_blocks[j]`, where
+  // given, is the sender's block that lands in receive block j (an MPI Cartesian topology's: the
+  // opposite direction's), else j.
   void expect_plain_result(std::span<const int> sources, int start, std::vector<std::uint8_t>& recv,
-                           const std::function<const HaloCase&(int)>& sender_case = {}) const;
+                           const std::function<const HaloCase&(int)>& sender_case = {},
+                           std::span<const int> sender_blocks = {}) const;
 };
 
 // A d-dimensional torus of all processes (MPI_Dims_create), each an n^d block of doubles with a halo

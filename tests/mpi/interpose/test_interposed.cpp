@@ -366,4 +366,52 @@ TEST(Halo, NinePointAlltoallwInitIsExact) {
   MPI_Comm_free(&cart);
 }
 
+// Rows and columns of an n x n interior on an MPI_Cart_create torus (MPI's neighbor order -e0, +e0,
+// -e1, +e1; receive block i comes from neighbor i, which sends its block of the opposite direction):
+// each corner cell of the interior is in a row and a column, so the send blocks overlap. Through
+// MPI_Neighbor_alltoallw_init with overlap-combining forced (interpose_shared_sends) every halo is the
+// plain exchange's.
+TEST(Halo, RowsAndColumnsOnAnMpiCartesianTopologyAreExact) {
+  const Watchdog watchdog("Halo.RowsAndColumnsOnAnMpiCartesianTopologyAreExact", deadline);
+  if (!mpi_names_api.has_persistent()) GTEST_SKIP() << "this MPI has no persistent neighborhood collectives";
+  constexpr int n = 5;
+  HaloCase halo{{0, 0}, {1, 1}};
+  MPI_Dims_create(world_size(), 2, halo.dims.data());
+  const int sizes[2] = {n + 2, n + 2}, row[2] = {1, n}, column[2] = {n, 1};
+  // (send start, receive start, shape) per block, in MPI's order.
+  const int starts[4][2][2] = {{{1, 1}, {0, 1}}, {{n, 1}, {n + 1, 1}}, {{1, 1}, {1, 0}}, {{1, n}, {1, n + 1}}};
+  for (int i = 0; i < 4; ++i) {
+    const int* shape = i < 2 ? row : column;
+    MPI_Datatype send = MPI_DATATYPE_NULL, recv = MPI_DATATYPE_NULL;
+    MPI_Type_create_subarray(2, sizes, shape, starts[i][0], MPI_ORDER_C, MPI_DOUBLE, &send);
+    MPI_Type_create_subarray(2, sizes, shape, starts[i][1], MPI_ORDER_C, MPI_DOUBLE, &recv);
+    halo.add(send, 1, 0, recv, 1, 0);
+  }
+  halo.send_bytes = halo.recv_bytes = (n + 2) * (n + 2) * sizeof(double);
+  MPI_Comm cart = MPI_COMM_NULL;
+  ASSERT_EQ(MPI_Cart_create(MPI_COMM_WORLD, 2, halo.dims.data(), halo.periods.data(), 0, &cart), MPI_SUCCESS);
+  std::vector<int> sources(4);
+  MPI_Cart_shift(cart, 0, 1, &sources[0], &sources[1]);
+  MPI_Cart_shift(cart, 1, 1, &sources[2], &sources[3]);
+  const int sender_blocks[4] = {1, 0, 3, 2};
+  std::vector<std::uint8_t> send(halo.send_bytes), recv(halo.recv_bytes, 0xee);
+  const auto send_types = halo.send_handles(), recv_types = halo.recv_handles();
+  MPI_Request request = MPI_REQUEST_NULL;
+  ASSERT_EQ(mpi_names_api.alltoallw_init(send.data(), halo.sendcounts.data(), halo.sdispls.data(), send_types.data(),
+                                         recv.data(), halo.recvcounts.data(), halo.rdispls.data(), recv_types.data(),
+                                         cart, MPI_INFO_NULL, &request),
+            MPI_SUCCESS);
+  for (int start = 1; start <= 3; ++start) {
+    const std::vector<std::uint8_t> values = halo.send_array(world_rank(), start);
+    std::copy(values.begin(), values.end(), send.begin());  // the same buffer: the request holds its address
+    std::vector<std::uint8_t> expected = recv;
+    halo.expect_plain_result(sources, start, expected, {}, sender_blocks);
+    ASSERT_EQ(MPI_Start(&request), MPI_SUCCESS);
+    ASSERT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    EXPECT_EQ(recv, expected) << "start " << start;
+  }
+  ASSERT_EQ(MPI_Request_free(&request), MPI_SUCCESS);
+  MPI_Comm_free(&cart);
+}
+
 }  // namespace
