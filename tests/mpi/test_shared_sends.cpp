@@ -65,24 +65,31 @@ std::vector<int> sources_of(const HaloCase& halo, MPI_Comm cart) {
   return sources;
 }
 
-// Inits the alltoallw under `algorithm`, starts it three times with new send data, and checks the
-// receive buffer after each start.
-Outcome run(const HaloCase& halo, MPI_Comm cart, const std::string& algorithm,
-            const std::function<const HaloCase&(int)>& sender_case = {}) {
-  int rank = 0;
-  MPI_Comm_rank(cart, &rank);
+// Cart_alltoallw_init of `halo` over `send` and `recv` under `algorithm` (empty: the communicator's).
+Cart_request init_alltoallw(const HaloCase& halo, MPI_Comm cart, const std::string& algorithm,
+                            std::vector<std::uint8_t>& send, std::vector<std::uint8_t>& recv) {
   MPI_Info info = MPI_INFO_NULL;
   MPI_Info_create(&info);
   if (!algorithm.empty()) MPI_Info_set(info, "cartcoll_algorithm", algorithm.c_str());
-  std::vector<std::uint8_t> send(halo.send_bytes), recv(halo.recv_bytes, 0xee);
   const auto send_types = halo.send_handles(), recv_types = halo.recv_handles();
-  const std::vector<int> sources = sources_of(halo, cart);
   Cart_request request = CART_REQUEST_NULL;
   EXPECT_EQ(Cart_alltoallw_init(send.data(), halo.sendcounts.data(), halo.sdispls.data(), send_types.data(),
                                 recv.data(), halo.recvcounts.data(), halo.rdispls.data(), recv_types.data(), cart, info,
                                 &request),
             MPI_SUCCESS);
   MPI_Info_free(&info);
+  return request;
+}
+
+// Inits the alltoallw under `algorithm`, starts it three times with new send data, and checks the
+// receive buffer after each start.
+Outcome run(const HaloCase& halo, MPI_Comm cart, const std::string& algorithm,
+            const std::function<const HaloCase&(int)>& sender_case = {}) {
+  int rank = 0;
+  MPI_Comm_rank(cart, &rank);
+  std::vector<std::uint8_t> send(halo.send_bytes), recv(halo.recv_bytes, 0xee);
+  const std::vector<int> sources = sources_of(halo, cart);
+  Cart_request request = init_alltoallw(halo, cart, algorithm, send, recv);
   const Outcome outcome = last_outcome(cart);
   for (int start = 1; start <= 3; ++start) {
     const std::vector<std::uint8_t> values = halo.send_array(rank, start);
@@ -314,17 +321,8 @@ TEST(SharedSends, OverlappingReceiveBlocksRunThePlainExchange) {
   halo.send_bytes = 24;
   halo.recv_bytes = 16;
   MPI_Comm cart = neighborhood(halo);
-  MPI_Info info = MPI_INFO_NULL;
-  MPI_Info_create(&info);
-  MPI_Info_set(info, "cartcoll_algorithm", "overlap-combining");
   std::vector<std::uint8_t> send = halo.send_array(support::world_rank(), 1), recv(halo.recv_bytes);
-  const auto send_types = halo.send_handles(), recv_types = halo.recv_handles();
-  Cart_request request = CART_REQUEST_NULL;
-  ASSERT_EQ(Cart_alltoallw_init(send.data(), halo.sendcounts.data(), halo.sdispls.data(), send_types.data(),
-                                recv.data(), halo.recvcounts.data(), halo.rdispls.data(), recv_types.data(), cart, info,
-                                &request),
-            MPI_SUCCESS);
-  MPI_Info_free(&info);
+  Cart_request request = init_alltoallw(halo, cart, "overlap-combining", send, recv);
   EXPECT_EQ(last_outcome(cart).algorithm, "trivial");
   EXPECT_EQ(Cart_start(&request), MPI_SUCCESS);
   EXPECT_EQ(Cart_wait(&request), MPI_SUCCESS);

@@ -42,6 +42,19 @@ void check(const HaloLayout& layout) {
     throw Error(Errc::arg, "a halo needs d >= 1, width >= 1, n >= width and elements of at least one byte");
 }
 
+// Each block's runs, its extent along a dimension `range_of` the offset's coordinate there.
+template <typename RangeOf>
+std::vector<std::vector<ByteRun>> runs_by(const HaloLayout& layout, RangeOf range_of) {
+  const Offsets list = layout.offsets();
+  std::vector<std::vector<ByteRun>> blocks;
+  for (int i = 0; i < list.count(); ++i) {
+    std::vector<Range> ranges;
+    for (int o : list[i]) ranges.push_back(range_of(o));
+    blocks.push_back(box_runs(ranges, layout.n + 2 * layout.width, layout.element_bytes));
+  }
+  return blocks;
+}
+
 }  // namespace
 
 std::int64_t HaloLayout::array_bytes() const {
@@ -57,27 +70,11 @@ Offsets HaloLayout::offsets() const {
 }
 
 std::vector<std::vector<ByteRun>> HaloLayout::send_runs() const {
-  const Offsets list = offsets();
-  std::vector<std::vector<ByteRun>> blocks;
-  for (int i = 0; i < list.count(); ++i) {
-    std::vector<Range> ranges;
-    for (int o : list[i])
-      ranges.push_back(o < 0 ? Range{width, 2 * width} : o > 0 ? Range{n, n + width} : Range{width, n + width});
-    blocks.push_back(box_runs(ranges, n + 2 * width, element_bytes));
-  }
-  return blocks;
+  return runs_by(*this, [&](int o) { return o < 0 ? Range{width, 2 * width} : o > 0 ? Range{n, n + width} : Range{width, n + width}; });
 }
 
 std::vector<std::vector<ByteRun>> HaloLayout::recv_runs() const {
-  const Offsets list = offsets();
-  std::vector<std::vector<ByteRun>> blocks;
-  for (int i = 0; i < list.count(); ++i) {
-    std::vector<Range> ranges;
-    for (int o : list[i])
-      ranges.push_back(o < 0 ? Range{n + width, n + 2 * width} : o > 0 ? Range{0, width} : Range{width, n + width});
-    blocks.push_back(box_runs(ranges, n + 2 * width, element_bytes));
-  }
-  return blocks;
+  return runs_by(*this, [&](int o) { return o < 0 ? Range{n + width, n + 2 * width} : o > 0 ? Range{0, width} : Range{width, n + width}; });
 }
 
 }  // namespace cartcoll

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #pragma once
-// The halo exchange of a stencil code, as byte runs (MPI-free): the one definition that the planner's
-// tests, cartcoll-plan --halo, the examples and the benchmark share. A process owns a block of n^d
+// The halo exchange of a stencil code, as byte runs (MPI-free): what the planner's tests and
+// cartcoll-plan --halo plan (the examples and the benchmark build the same blocks as MPI subarrays). A process owns a block of n^d
 // cells (elements of `element_bytes` bytes) inside an array of (n + 2 width)^d, row-major (the first
 // dimension slowest), whose outer `width` layers are the ghost cells. Its neighbors are the Moore
 // neighborhood {-1, 0, 1}^d without 0, in lexicographic order (neighborhood_offsets). The send block

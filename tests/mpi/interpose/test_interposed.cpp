@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -318,6 +319,30 @@ TEST(CompleteGraph, EveryOperationWithPerEdgeSizesIsExact) {
   MPI_Comm_free(&complete);
 }
 
+// MPI(X)_Neighbor_alltoallw_init of `halo` on `comm`, started three times with new send values and
+// checked after each start against the plain exchange's result (receive block j from sources[j]'s
+// block sender_blocks[j], or j).
+void run_persistent_halo(const HaloCase& halo, MPI_Comm comm, std::span<const int> sources,
+                         std::span<const int> sender_blocks = {}) {
+  std::vector<std::uint8_t> send(halo.send_bytes), recv(halo.recv_bytes, 0xee);
+  const auto send_types = halo.send_handles(), recv_types = halo.recv_handles();
+  MPI_Request request = MPI_REQUEST_NULL;
+  ASSERT_EQ(mpi_names_api.alltoallw_init(send.data(), halo.sendcounts.data(), halo.sdispls.data(), send_types.data(),
+                                         recv.data(), halo.recvcounts.data(), halo.rdispls.data(), recv_types.data(),
+                                         comm, MPI_INFO_NULL, &request),
+            MPI_SUCCESS);
+  for (int start = 1; start <= 3; ++start) {
+    const std::vector<std::uint8_t> values = halo.send_array(world_rank(), start);
+    std::copy(values.begin(), values.end(), send.begin());  // the same buffer: the request holds its address
+    std::vector<std::uint8_t> expected = recv;
+    halo.expect_plain_result(sources, start, expected, {}, sender_blocks);
+    ASSERT_EQ(MPI_Start(&request), MPI_SUCCESS);
+    ASSERT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+    EXPECT_EQ(recv, expected) << "start " << start;
+  }
+  ASSERT_EQ(MPI_Request_free(&request), MPI_SUCCESS);
+}
+
 // The 9-point halo of the unified-interfaces paper's Figure 1 as a stencil code hands it to MPI: a
 // Moore graph listed by hand from an MPI_Cart_create torus (MPI_Dist_graph_create_adjacent, which
 // the layer detects as Cartesian) and MPI_Neighbor_alltoallw_init with ROW, COL and COR subarrays of
@@ -345,23 +370,7 @@ TEST(Halo, NinePointAlltoallwInitIsExact) {
   ASSERT_EQ(MPI_Dist_graph_create_adjacent(cart, halo.blocks(), sources.data(), MPI_UNWEIGHTED, halo.blocks(),
                                            destinations.data(), MPI_UNWEIGHTED, MPI_INFO_NULL, 0, &moore),
             MPI_SUCCESS);
-  std::vector<std::uint8_t> send(halo.send_bytes), recv(halo.recv_bytes, 0xee);
-  const auto send_types = halo.send_handles(), recv_types = halo.recv_handles();
-  MPI_Request request = MPI_REQUEST_NULL;
-  ASSERT_EQ(mpi_names_api.alltoallw_init(send.data(), halo.sendcounts.data(), halo.sdispls.data(), send_types.data(),
-                                         recv.data(), halo.recvcounts.data(), halo.rdispls.data(), recv_types.data(),
-                                         moore, MPI_INFO_NULL, &request),
-            MPI_SUCCESS);
-  for (int start = 1; start <= 3; ++start) {
-    const std::vector<std::uint8_t> values = halo.send_array(world_rank(), start);
-    std::copy(values.begin(), values.end(), send.begin());  // the same buffer: the request holds its address
-    std::vector<std::uint8_t> expected = recv;
-    halo.expect_plain_result(sources, start, expected);
-    ASSERT_EQ(MPI_Start(&request), MPI_SUCCESS);
-    ASSERT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
-    EXPECT_EQ(recv, expected) << "start " << start;
-  }
-  ASSERT_EQ(MPI_Request_free(&request), MPI_SUCCESS);
+  run_persistent_halo(halo, moore, sources);
   MPI_Comm_free(&moore);
   MPI_Comm_free(&cart);
 }
@@ -393,24 +402,8 @@ TEST(Halo, RowsAndColumnsOnAnMpiCartesianTopologyAreExact) {
   std::vector<int> sources(4);
   MPI_Cart_shift(cart, 0, 1, &sources[0], &sources[1]);
   MPI_Cart_shift(cart, 1, 1, &sources[2], &sources[3]);
-  const int sender_blocks[4] = {1, 0, 3, 2};
-  std::vector<std::uint8_t> send(halo.send_bytes), recv(halo.recv_bytes, 0xee);
-  const auto send_types = halo.send_handles(), recv_types = halo.recv_handles();
-  MPI_Request request = MPI_REQUEST_NULL;
-  ASSERT_EQ(mpi_names_api.alltoallw_init(send.data(), halo.sendcounts.data(), halo.sdispls.data(), send_types.data(),
-                                         recv.data(), halo.recvcounts.data(), halo.rdispls.data(), recv_types.data(),
-                                         cart, MPI_INFO_NULL, &request),
-            MPI_SUCCESS);
-  for (int start = 1; start <= 3; ++start) {
-    const std::vector<std::uint8_t> values = halo.send_array(world_rank(), start);
-    std::copy(values.begin(), values.end(), send.begin());  // the same buffer: the request holds its address
-    std::vector<std::uint8_t> expected = recv;
-    halo.expect_plain_result(sources, start, expected, {}, sender_blocks);
-    ASSERT_EQ(MPI_Start(&request), MPI_SUCCESS);
-    ASSERT_EQ(MPI_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
-    EXPECT_EQ(recv, expected) << "start " << start;
-  }
-  ASSERT_EQ(MPI_Request_free(&request), MPI_SUCCESS);
+  const std::vector<int> sender_blocks = {1, 0, 3, 2};
+  run_persistent_halo(halo, cart, sources, sender_blocks);
   MPI_Comm_free(&cart);
 }
 
