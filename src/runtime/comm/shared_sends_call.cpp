@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "shared_sends_call.hpp"
 
+#include <algorithm>
 #include <array>
+#include <utility>
 
 #include "collective.hpp"
+#include "runtime/exec/block_arena.hpp"
 #include "runtime/exec/byte_runs.hpp"
 #include "runtime/selection/policy.hpp"
 #include "runtime/selection/trial.hpp"
@@ -24,6 +27,21 @@ std::optional<std::vector<BlockSpec>> in_slot_order(std::span<const BlockSpec> b
   return slots;
 }
 
+// Whether the memory of some two blocks (their true extents) intersects: else no byte is shared,
+// and nothing needs flattening.
+bool extents_meet(std::span<const BlockSpec> blocks) {
+  std::vector<std::pair<MPI_Aint, MPI_Aint>> spans;
+  for (const BlockSpec& block : blocks) {
+    if (bytes_of(block) == 0) continue;
+    const auto [first, last] = footprint(block);
+    spans.emplace_back(block.address + first, block.address + last);
+  }
+  std::sort(spans.begin(), spans.end());
+  for (std::size_t i = 1; i < spans.size(); ++i)
+    if (spans[i].first < spans[i - 1].second) return true;
+  return false;
+}
+
 std::int64_t bytes_in(std::span<const ByteRun> runs) {
   std::int64_t bytes = 0;
   for (const ByteRun& run : runs) bytes += run.length;
@@ -40,12 +58,13 @@ struct Analysis {
   FlatBlocks send, recv;
 };
 
-// nullopt where this process cannot take part: no blocks in some slot, blocks MPI packs otherwise or
+// nullopt where this process cannot take part: no blocks in some slot, blocks whose memory does not
+// meet (the common case, decided without flattening), blocks MPI packs otherwise or
 // too far apart, no bytes shared or too many parts, or receive blocks that do not match the send blocks' sizes (the
 // plain exchange then reports that as MPI does) or overlap (erroneous in MPI: left to the plain one).
 std::optional<Analysis> analyse(const Layout& layout, const CartesianNeighborhood& c) {
   const auto send = in_slot_order(layout.send, c.send_order), recv = in_slot_order(layout.recv, c.receive_order);
-  if (!send || !recv || send->size() != recv->size()) return std::nullopt;
+  if (!send || !recv || send->size() != recv->size() || !extents_meet(*send)) return std::nullopt;
   auto send_flat = flatten(*send), recv_flat = flatten(*recv);
   if (!send_flat || !recv_flat) return std::nullopt;
   auto sends = find_shared_sends(send_flat->runs);
