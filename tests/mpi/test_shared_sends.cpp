@@ -25,6 +25,7 @@
 #include "../support/watchdog.hpp"
 #include "api/introspection.hpp"
 #include "cartcoll/cartcoll.h"
+#include "cartcoll/iso.h"
 
 using support::HaloCase;
 using support::stencil_halo;
@@ -178,6 +179,45 @@ TEST(SharedSends, ForcedOnOtherCallsItRunsTheDirectExchange) {
   EXPECT_EQ(last_outcome(cart).algorithm, "trivial");
   halo.expect_plain_result(sources_of(halo, cart), 1, expected);
   EXPECT_EQ(recv, expected);
+  MPI_Comm_free(&cart);
+}
+
+// The isomorphic-collectives paper's persistent interface (Träff, Carpen-Amarie, Hunold and Rougier):
+// Iso_neighbor_alltoallw_init on an MPI_Cart_create torus with the 9-point halo's offsets, the
+// algorithm chosen by the environment (the interface has no info argument).
+TEST(SharedSends, TheIsoInterfaceSendsTheSharedCornersOnce) {
+  support::Watchdog watchdog{"the Iso_ interface", std::chrono::seconds(120)};
+  const HaloCase halo = stencil_halo(2, 4, 1);
+  MPI_Comm cart = MPI_COMM_NULL, iso = MPI_COMM_NULL;
+  ASSERT_EQ(MPI_Cart_create(MPI_COMM_WORLD, 2, halo.dims.data(), halo.periods.data(), 0, &cart), MPI_SUCCESS);
+  ASSERT_EQ(Iso_neighborhood_create(cart, halo.blocks(), halo.offsets.data(), &iso), MPI_SUCCESS);
+  int coords[2] = {0, 0};
+  MPI_Cart_coords(cart, support::world_rank(), 2, coords);
+  std::vector<int> sources;
+  for (int j = 0; j < halo.blocks(); ++j) {
+    int from[2] = {coords[0] - halo.offsets[2 * j], coords[1] - halo.offsets[2 * j + 1]};
+    MPI_Cart_rank(cart, from, &sources.emplace_back());
+  }
+  std::vector<std::uint8_t> send(halo.send_bytes), recv(halo.recv_bytes, 0xee);
+  const auto send_types = halo.send_handles(), recv_types = halo.recv_handles();
+  setenv("CARTCOLL_ALGORITHM", "overlap-combining", 1);
+  Iso_request request = ISO_REQUEST_NULL;
+  ASSERT_EQ(Iso_neighbor_alltoallw_init(send.data(), halo.sendcounts.data(), halo.sdispls.data(), send_types.data(),
+                                        recv.data(), halo.recvcounts.data(), halo.rdispls.data(), recv_types.data(), iso,
+                                        &request),
+            MPI_SUCCESS);
+  unsetenv("CARTCOLL_ALGORITHM");
+  EXPECT_EQ(last_outcome(iso).algorithm, "overlap-combining");
+  for (int start = 1; start <= 3; ++start) {
+    const std::vector<std::uint8_t> values = halo.send_array(support::world_rank(), start);
+    std::copy(values.begin(), values.end(), send.begin());
+    std::vector<std::uint8_t> expected = recv;
+    halo.expect_plain_result(sources, start, expected);
+    ASSERT_EQ(Iso_start(&request), MPI_SUCCESS);
+    EXPECT_EQ(recv, expected) << "start " << start;
+  }
+  EXPECT_EQ(Iso_request_free(&request), MPI_SUCCESS);
+  MPI_Comm_free(&iso);
   MPI_Comm_free(&cart);
 }
 
