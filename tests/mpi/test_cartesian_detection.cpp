@@ -119,6 +119,12 @@ bool is_cartesian(MPI_Comm comm) {
   return state != nullptr && state->neighborhood.kind() == cartcoll::NeighborhoodKind::cartesian;
 }
 
+// The name of the algorithm the communicator's last collective ran ("" where it ran none).
+std::string last_algorithm(MPI_Comm comm) {
+  const auto state = cartcoll::detail::find_state(comm);
+  return state && state->last_run ? std::string(state->last_run->algorithm.name()) : std::string();
+}
+
 // alltoall (a Cartesian planner under `auto`) and allgatherv (trivial: v calls may size edges
 // differently), blocking, nonblocking and persistent, against the graph reference model.
 void expect_reference_results(MPI_Comm comm, const Graph& graph) {
@@ -137,9 +143,7 @@ void expect_combining_runs(MPI_Comm parent, const Graph& graph) {
   for (Op op : {Op::alltoall, Op::allgather}) {
     GraphCase exchange(op, Variant::mixed_types, Sizes::per_edge, types, graph, world_rank(), 9);
     run_all_forms(exchange, comm, true);
-    const auto state = cartcoll::detail::find_state(comm);
-    ASSERT_TRUE(state && state->last_run);
-    EXPECT_EQ(state->last_run->algorithm.name(), "combining");
+    EXPECT_EQ(last_algorithm(comm), "combining");
   }
   MPI_Comm_free(&comm);
 }
@@ -261,9 +265,7 @@ TEST(Detection, ClassesThatMaySizeBlocksApartCarryTheirSizes) {
                   1000 * sources[i] + static_cast<int>(j) * theirs + e)
             << (gather ? "allgather" : "alltoall") << ", block " << i << ", element " << e;
     }
-    const auto state = cartcoll::detail::find_state(comm);
-    ASSERT_TRUE(state && state->last_run);
-    EXPECT_EQ(state->last_run->algorithm.name(), "combining");
+    EXPECT_EQ(last_algorithm(comm), "combining");
   }
   MPI_Comm_free(&comm);
   MPI_Comm_free(&torus);
@@ -303,9 +305,7 @@ TEST(CartesianSizesTravel, ForcedForwardersOnDetectedStencilsEveryOperationAndFo
     MPI_Comm comm = graph_over(parent, graph, forced.algorithm, false, forced.node_size);
     ASSERT_TRUE(is_cartesian(comm));
     every_operation_and_form(comm, ++seed, Sizes::per_edge, Pairing::kth_occurrence, forced.variants);
-    const auto state = cartcoll::detail::find_state(comm);
-    ASSERT_TRUE(state && state->last_run);
-    EXPECT_EQ(state->last_run->algorithm.name(), forced.algorithm);
+    EXPECT_EQ(last_algorithm(comm), forced.algorithm);
     MPI_Comm_free(&comm);
     MPI_Comm_free(&parent);
   }
@@ -332,9 +332,7 @@ TEST(CartesianSizesTravel, ForcedForwardersOnMpiCartCreateEveryOperationAndForm)
     every_operation_and_form(comm, seeds[c], Sizes::per_edge, Pairing::cartesian, cases[c].variants);
     unsetenv("CARTCOLL_ALGORITHM");
     unsetenv("CARTCOLL_NODE_SIZE");
-    const auto state = cartcoll::detail::find_state(comm);
-    ASSERT_TRUE(state && state->last_run);
-    EXPECT_EQ(state->last_run->algorithm.name(), forced.algorithm);
+    EXPECT_EQ(last_algorithm(comm), forced.algorithm);
     MPI_Comm_free(&comm);
   }
   expect_no_leaks();
@@ -351,9 +349,7 @@ TEST(CartesianSizesTravel, CombinedAlltoallvSendsFewerMessagesThanEdges) {
   MPI_Comm comm = graph_over(parent, graph, "combining");
   ASSERT_TRUE(is_cartesian(comm));
   EXPECT_LT(checked_messages(comm, graph, Op::alltoallv, 5, Sizes::per_edge), direct_messages(graph));
-  const auto state = cartcoll::detail::find_state(comm);
-  ASSERT_TRUE(state && state->last_run);
-  EXPECT_EQ(state->last_run->algorithm.name(), "combining");
+  EXPECT_EQ(last_algorithm(comm), "combining");
   MPI_Comm_free(&comm);
   MPI_Comm_free(&parent);
   expect_no_leaks();

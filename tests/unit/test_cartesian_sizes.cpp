@@ -111,16 +111,11 @@ TEST(CartesianSizesTravel, EveryEdgeSizedApartOnToriMeshesAndMixedGrids) {
 }
 
 TEST(CartesianSizesTravel, EveryEdgeSizedApartOnRandomNeighborhoods) {
-  for (const test::GridKind kind : {test::GridKind::periodic, test::GridKind::nonperiodic, test::GridKind::mixed,
-                                    test::GridKind::tiny})
-    for (const Collective collective : {Collective::alltoall, Collective::allgather})
-      for (int seed = 0; seed < 24; ++seed) {
-        std::mt19937 rng(static_cast<unsigned>(9100 + 100 * static_cast<int>(kind) + 10000 * static_cast<int>(collective) + seed));
-        const test::RandomCase c = test::random_case(rng, kind, collective, 48);
-        const Forwarder& forwarder = forwarders[static_cast<std::size_t>(seed) % std::size(forwarders)];
-        ASSERT_TRUE(proves_sized(forwarder, c.grid, c.offsets, collective))
-            << "seed " << seed << ": " << named(forwarder) << ", " << test::describe(c.grid, c.offsets);
-      }
+  test::for_each_random_case(9100, 24, 48, [](test::GridKind, Collective collective, int seed, const test::RandomCase& c) {
+    const Forwarder& forwarder = forwarders[static_cast<std::size_t>(seed) % std::size(forwarders)];
+    ASSERT_TRUE(proves_sized(forwarder, c.grid, c.offsets, collective))
+        << "seed " << seed << ": " << named(forwarder) << ", " << test::describe(c.grid, c.offsets);
+  });
 }
 
 // Combining still combines where sizes travel: on a 4 x 5 torus a Moore neighborhood's 8 blocks go

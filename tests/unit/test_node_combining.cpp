@@ -43,16 +43,11 @@ TEST(NodeCombining, ProvesOnToriMeshesAndMixedGrids) {
 }
 
 TEST(NodeCombining, ProvesOnRandomNeighborhoods) {
-  for (const test::GridKind kind : {test::GridKind::periodic, test::GridKind::nonperiodic, test::GridKind::mixed,
-                                    test::GridKind::tiny})
-    for (const Collective collective : {Collective::alltoall, Collective::allgather})
-      for (int seed = 0; seed < 30; ++seed) {
-        std::mt19937 rng(static_cast<unsigned>(7000 + 100 * static_cast<int>(kind) + 10000 * static_cast<int>(collective) + seed));
-        const test::RandomCase c = test::random_case(rng, kind, collective, 60);
-        const auto& [node_size, planner] = node_planners[static_cast<std::size_t>(seed) % std::size(node_planners)];
-        ASSERT_TRUE(proves(planner, c.grid, c.offsets, collective, c.sizes))
-            << "seed " << seed << ": " << test::describe(c.grid, c.offsets) << ", node size " << node_size;
-      }
+  test::for_each_random_case(7000, 30, 60, [](test::GridKind, Collective collective, int seed, const test::RandomCase& c) {
+    const auto& [node_size, planner] = node_planners[static_cast<std::size_t>(seed) % std::size(node_planners)];
+    ASSERT_TRUE(proves(planner, c.grid, c.offsets, collective, c.sizes))
+        << "seed " << seed << ": " << test::describe(c.grid, c.offsets) << ", node size " << node_size;
+  });
 }
 
 // On a 6 x 8 torus with nodes of 8 processes (the rows), Moore radius 1: each row sends 3 blocks of

@@ -298,4 +298,18 @@ inline RandomCase random_case(std::mt19937& rng, GridKind kind, Collective colle
   return {Grid(dims, periods), Offsets::from_list(d, list), sizes, zeros, repeats};
 }
 
+// `check(kind, collective, seed, case)` for `seeds` random cases of every grid kind and collective,
+// stopping at the first fatal failure; case (kind, collective, seed) drawn from the seed first_seed + 100 kind + 10000 collective + seed.
+template <typename Check>
+void for_each_random_case(unsigned first_seed, int seeds, int max_procs, Check check) {
+  for (const GridKind kind : {GridKind::periodic, GridKind::nonperiodic, GridKind::mixed, GridKind::tiny})
+    for (const Collective collective : {Collective::alltoall, Collective::allgather})
+      for (int seed = 0; seed < seeds; ++seed) {
+        std::mt19937 rng(first_seed + 100 * static_cast<unsigned>(kind) + 10000 * static_cast<unsigned>(collective) +
+                         static_cast<unsigned>(seed));
+        check(kind, collective, seed, random_case(rng, kind, collective, max_procs));
+        if (::testing::Test::HasFatalFailure()) return;  // an ASSERT in `check` ends the cases
+      }
+}
+
 }  // namespace cartcoll::test

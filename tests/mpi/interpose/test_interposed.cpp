@@ -286,20 +286,27 @@ MPI_Comm complete_graph() {
   return complete;
 }
 
+// Each of `ops` in every form on the complete graph, blocks of `elements` elements sized per edge,
+// checked against the graph reference model (`by_test`: completed by MPI_Test, as run_all_forms says).
+void every_form_on_the_complete_graph(std::span<const Op> ops, Variant variant, int elements, bool by_test) {
+  MPI_Comm complete = complete_graph();
+  ASSERT_NE(complete, MPI_COMM_NULL);
+  const Graph graph = gather_topology(complete);
+  const TestTypes types;
+  for (Op op : ops) {
+    GraphCase exchange(op, variant, Sizes::per_edge, types, graph, world_rank(), elements);
+    run_all_forms(exchange, complete, by_test, mpi_names_api);
+  }
+  MPI_Comm_free(&complete);
+}
+
 // Every process sends to every other: with CARTCOLL_ALGORITHM=graph-combining the layer runs the
 // set-up at MPI_Dist_graph_create_adjacent, and the report (interpose_combining) shows fewer
 // messages per call; in every run the blocks are the reference model's.
 TEST(Report, CompleteGraphIsExact) {
   const Watchdog watchdog("CompleteGraphIsExact", deadline);
-  MPI_Comm complete = complete_graph();
-  ASSERT_NE(complete, MPI_COMM_NULL);
-  const Graph graph = gather_topology(complete);
-  const TestTypes types;
-  for (Op op : {Op::alltoall, Op::allgather}) {
-    GraphCase exchange(op, Variant::plain, Sizes::per_edge, types, graph, world_rank(), 3);
-    run_all_forms(exchange, complete, false, mpi_names_api);
-  }
-  MPI_Comm_free(&complete);
+  const Op ops[] = {Op::alltoall, Op::allgather};
+  every_form_on_the_complete_graph(ops, Variant::plain, 3, false);
 }
 
 // The same complete graph, every operation (the v and w forms too) in every form with every edge
@@ -308,15 +315,7 @@ TEST(Report, CompleteGraphIsExact) {
 // and every run gives the reference model's blocks.
 TEST(CompleteGraph, EveryOperationWithPerEdgeSizesIsExact) {
   const Watchdog watchdog("CompleteGraph.EveryOperationWithPerEdgeSizesIsExact", deadline);
-  MPI_Comm complete = complete_graph();
-  ASSERT_NE(complete, MPI_COMM_NULL);
-  const Graph graph = gather_topology(complete);
-  const TestTypes types;
-  for (Op op : neighbor_ops) {
-    GraphCase exchange(op, Variant::mixed_types, Sizes::per_edge, types, graph, world_rank(), 5);
-    run_all_forms(exchange, complete, world_rank() % 2 == 1, mpi_names_api);
-  }
-  MPI_Comm_free(&complete);
+  every_form_on_the_complete_graph(neighbor_ops, Variant::mixed_types, 5, world_rank() % 2 == 1);
 }
 
 // MPI(X)_Neighbor_alltoallw_init of `halo` on `comm`, started three times with new send values and
