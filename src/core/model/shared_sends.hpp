@@ -7,7 +7,7 @@
 // given as the runs of bytes MPI would pack for it (its typemap, in order); the analysis cuts the
 // send buffer into parts, each a set of bytes that exactly the same blocks contain, and says where
 // each part lies in the stream of each block that contains it. MPI-free: the runtime flattens the
-// datatypes, the planner (algorithms/overlap_combining) routes the parts.
+// datatypes, a planner that plans shared sends (PlannerEntry::plans_shared_sends) routes the parts.
 #include <cstdint>
 #include <optional>
 #include <span>
