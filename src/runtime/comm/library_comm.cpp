@@ -67,6 +67,13 @@ TagSpace::TagSpace(int max_tag)
       next_ephemeral_(persistent_count_),
       live_persistent_(static_cast<std::size_t>(persistent_count_), false) {}
 
+TagSpace TagSpace::with_straight_tags(int largest) {
+  if (largest < 255) return TagSpace(largest);
+  TagSpace tags((largest - 1) / 2);
+  tags.straight_offset_ = tags.max_tag_ + 1;
+  return tags;
+}
+
 int TagSpace::take_ephemeral() {
   const int tag = next_ephemeral_;
   next_ephemeral_ = tag == blocking() - 1 ? persistent_count_ : tag + 1;

@@ -54,10 +54,18 @@ class LibraryComm {
 // - persistent requests live until freed, which is local, so their tags (the lower part of the range)
 //   are agreed at *_init: every process marks which of the next 64 candidates it still uses, one
 //   allreduce (bitwise or) of the marks, and the first free candidate is taken everywhere.
+// - where the range holds at least 256 tags, its upper half mirrors the lower: the blocks `auto`'s
+//   size gate sends straight to their receivers beside an operation's schedule travel on the
+//   operation's tag plus straight_offset(), so no receive of the schedule can match them.
 class TagSpace {
  public:
   // Tags 0..max_tag (at least 127); the lower quarter (at least 64, at most 65536) is for persistent requests.
   explicit TagSpace(int max_tag);
+  // Tags 0..largest, the upper half for straight blocks where largest is at least 255.
+  static TagSpace with_straight_tags(int largest);
+
+  // The offset from an operation's tag to its straight blocks' tag; 0 where the range has none.
+  int straight_offset() const noexcept { return straight_offset_; }
 
   int blocking() const noexcept { return max_tag_; }
   int take_ephemeral();
@@ -76,6 +84,7 @@ class TagSpace {
  private:
   int persistent_count_;
   int max_tag_;
+  int straight_offset_ = 0;
   int next_ephemeral_;
   int cursor_ = 0;
   std::vector<int> live_ephemeral_;

@@ -30,7 +30,7 @@ CommState::CommState(Neighborhood neighborhood_, Weights weights_, int rank_, Or
       origin(origin_),
       settings(settings_),
       library_(std::move(library)),
-      tags_(std::min(settings.max_tag, library_->tag_ub())) {}
+      tags_(TagSpace::with_straight_tags(std::min(settings.max_tag, library_->tag_ub()))) {}
 
 CommState::~CommState() = default;
 

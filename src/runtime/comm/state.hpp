@@ -104,8 +104,8 @@ class CommState {
   // What an execution of a call on this communicator takes from type_cache (the temp blocks only
   // where `shared_temps`: a blocking call), and the staging limit of its settings. A persistent
   // request takes nothing: it builds its datatypes once, at init.
-  Reuse reuse(bool shared_temps) { return {&type_cache, shared_temps, settings.stage_up_to}; }
-  Reuse persistent_reuse() const { return {nullptr, false, settings.stage_up_to}; }
+  Reuse reuse(bool shared_temps) { return {&type_cache, shared_temps, settings.stage_up_to, tags_.straight_offset()}; }
+  Reuse persistent_reuse() const { return {nullptr, false, settings.stage_up_to, tags_.straight_offset()}; }
 
   // The last blocking call's execution, kept for a next call with the same schedule and blocks,
   // which then posts its messages without lowering anything again. Blocking calls never overlap on

@@ -27,7 +27,9 @@ Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm co
     throw Error(Errc::arg, "the call's blocks do not match the schedule's");
   layout_temps(schedule);
   for (const Phase& phase : schedule.phases) lower_phase(phase);
-  lower_straight_phase();
+  straight_.seal();
+  if (!straight_.empty() && reuse_.straight_offset <= 0)
+    throw Error(Errc::intern, "a size gate on a communicator without straight tags");
   bind_staged_runs();
   layout_ = nullptr;  // everything needed has been copied out; the caller's Layout and Schedule may go
   schedule_ = nullptr;
@@ -159,8 +161,8 @@ bool Execution::lower_sized(const Phase& phase, LoweredPhase& lowered) {
 }
 
 // Under the size gate an own block forwarded through another process is absent where it is larger
-// than the gate (it goes straight to its receiver: straight_sends_), and a receive block knows whom it
-// comes from straight, should it be announced absent.
+// than the gate (it goes straight to its receiver: straight_), and a receive block is expected there,
+// should it be announced absent.
 std::vector<PackedPart> Execution::packed_parts(const Message& message, bool sent) {
   std::vector<PackedPart> parts;
   const Schedule& schedule = *schedule_;
@@ -175,29 +177,24 @@ std::vector<PackedPart> Execution::packed_parts(const Message& message, bool sen
     const auto at = static_cast<std::size_t>(ref.block);
     if (sent && schedule.forwards_own_block(message, ref.block) && bytes_of(block) > *schedule.forward_up_to) {
       part.absent = true;
-      straight_sends_.emplace_back(ref.block, schedule.send_peers[at]);
+      straight_.add_send(block, ref.block, schedule.send_peers[at]);
     }
-    if (!sent && schedule.forward_up_to && at < schedule.recv_peers.size()) part.direct_peer = schedule.recv_peers[at];
+    if (!sent && schedule.forward_up_to && at < schedule.recv_peers.size())
+      part.straight = straight_.expect(block, ref.block, schedule.recv_peers[at]);
     parts.push_back(part);
   }
   return parts;
 }
 
-// The size gate's own phase, after the schedule's last: the gated blocks, each in a message of its
-// own to its receiver, and (posted per start: post_announced) the receive blocks announced absent.
-void Execution::lower_straight_phase() {
-  if (!sizes_travel_ || !schedule_->forward_up_to) return;
-  Phase direct;
-  for (const auto& [block, peer] : straight_sends_) direct.sends.push_back({peer, {{Buffer::send, block}}});
-  lower_phase(direct);
-  straight_phase_ = true;
-}
-
-template <typename Post>
-void Execution::post_announced(const Post& post_request) {
-  if (!straight_phase_ || current_ + 1 != phases_.size()) return;
-  for (const PackedPart* part : announced_)
-    post_request(post({pointer_of(part->block.address), part->block.count, part->block.type, part->direct_peer}, false));
+// The size gate's blocks, beside the phases (StraightBlocks): the sends as the execution starts, a
+// receive once its block is learned absent.
+void Execution::post_straight(ProgressEngine& engine, bool sends) {
+  if (straight_.empty()) return;
+  straight_requests_.clear();
+  const int tag = tag_ + reuse_.straight_offset;
+  if (sends) straight_.post_sends(comm_, tag, straight_requests_);
+  else straight_.post_receives(comm_, tag, straight_requests_);
+  for (const MPI_Request request : straight_requests_) engine.post_aside(*this, request);
 }
 
 // MPI_Reduce_local takes one count and datatype for both blocks: the call's blocks of a reduction
@@ -227,7 +224,7 @@ Execution::~Execution() {
 void Execution::start() {
   current_ = 0;
   posted_ = false;
-  announced_.clear();
+  straight_.restart();
   if (gate_ && !gate_->open())
     gate_->start_when_open(*this);
   else
@@ -240,7 +237,7 @@ void Execution::post_phase(ProgressEngine& engine) {
   staging_.gather(phase.gathered);
   const auto to_engine = [&](MPI_Request request) { engine.post(*this, request, ProgressEngine::Kind::owned_by_engine); };
   for (const Lowered& m : phase.recvs) to_engine(post(m, false));
-  post_announced(to_engine);
+  if (current_ == 0) post_straight(engine, true);
   post_sends(phase, to_engine);
   if (phase.sized_recvs.empty()) return;
   phase.matched.assign(phase.sized_recvs.size(), false);
@@ -266,7 +263,7 @@ void Execution::probe(ProgressEngine& engine) noexcept {
 // The current phase's messages received by probe: what they bring placed, a failed one recorded.
 void Execution::unpack_sized() {
   for (SizedReceive& receive : phases_[current_].sized_recvs)
-    if (const int code = receive.unpack(learned_, announced_); code != MPI_SUCCESS) record(code);
+    if (const int code = receive.unpack(learned_, straight_); code != MPI_SUCCESS) record(code);
 }
 
 // In the schedule's order, packed or not: two messages to one peer must leave in the order its
@@ -300,9 +297,8 @@ void Execution::run() {
 // False, doing nothing, where the engine must run it. A failed phase leaves nothing behind: what
 // MPI_Waitall did not complete is cancelled and freed.
 bool Execution::run_alone() {
-  if (gate_ || probes_ || !ProgressEngine::instance().idle()) return false;
+  if (gate_ || probes_ || !straight_.empty() || !ProgressEngine::instance().idle()) return false;
   begin();
-  announced_.clear();
   try {
     for (current_ = 0; current_ < phases_.size(); ++current_) {
       const LoweredPhase& phase = phases_[current_];
@@ -310,7 +306,6 @@ bool Execution::run_alone() {
       staging_.gather(phase.gathered);
       const auto to_alone = [&](MPI_Request request) { alone_.push_back(request); };
       for (const Lowered& m : phase.recvs) to_alone(post(m, false));
-      post_announced(to_alone);
       post_sends(phases_[current_], to_alone);
       wait_alone();
       staging_.scatter(phase.scattered);
@@ -380,11 +375,13 @@ void Execution::advance(ProgressEngine& engine) noexcept {
       }
       staging_.scatter(phases_[current_].scattered);
       unpack_sized();
+      post_straight(engine, false);
       run_copies();
       run_reductions();
       ++current_;
       posted_ = false;
     }
+    if (waiting_aside()) return;  // the size gate's blocks: the last one to complete advances this again
     finish();
   } catch (const Error& error) {
     fail(error.mpi_code() != MPI_SUCCESS ? error.mpi_code() : MPI_ERR_INTERN);

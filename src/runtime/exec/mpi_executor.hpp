@@ -18,6 +18,7 @@
 #include "runtime/progress/progress.hpp"
 #include "sized_messages.hpp"
 #include "staging.hpp"
+#include "straight_blocks.hpp"
 #include "type_cache.hpp"
 
 namespace cartcoll::detail {
@@ -25,11 +26,13 @@ namespace cartcoll::detail {
 // What an execution may take from a TypeCache instead of making its own: struct datatypes (any
 // call), and the temp blocks (only a blocking call: nonblocking ones may overlap).
 // And how it lowers multi-block messages: those of at most stage_up_to bytes go through staging
-// (staging.hpp), the others as struct datatypes.
+// (staging.hpp), the others as struct datatypes. And where the blocks the size gate keeps from
+// forwarding travel: on the execution's tag plus straight_offset (TagSpace::straight_offset).
 struct Reuse {
   TypeCache* cache = nullptr;
   bool temp = false;
   std::size_t stage_up_to = 0;
+  int straight_offset = 0;
 };
 
 class Execution : public Progressing {
@@ -106,17 +109,15 @@ class Execution : public Progressing {
   void lower_phase(const Phase& phase);
   bool lower_sized(const Phase& phase, LoweredPhase& lowered);
   std::vector<PackedPart> packed_parts(const Message& message, bool sent);
-  void lower_straight_phase();
-  template <typename Post>
-  void post_announced(const Post& post_request);
   void unpack_sized();
+  void post_straight(ProgressEngine& engine, bool sends);
   void layout_temps(const Schedule& schedule);
 
   const Layout* layout_ = nullptr;      // only while constructing
   const Schedule* schedule_ = nullptr;  // only while constructing
   MPI_Comm comm_;
   int tag_;
-  Reuse reuse_;
+  Reuse reuse_;  // its straight_offset: the size gate's blocks' tag is tag_ plus it
   MPI_Op op_;
   std::vector<LoweredPhase> phases_;
   std::vector<Datatype> owned_types_;
@@ -130,11 +131,9 @@ class Execution : public Progressing {
   bool sizes_travel_ = false;     // Schedule::sizes_travel
   bool probes_ = false;           // some phase receives by matched probe (never run alone)
   LearnedBlocks learned_;         // sizes_travel_: the temp blocks, as the messages that filled them hold them
-  // Under the size gate (Schedule::forward_up_to): the own blocks kept from forwarding, sent straight
-  // to their receivers in a last phase of their own, which also receives the blocks announced absent.
-  std::vector<std::pair<int, int>> straight_sends_;  // (send block, its receiver)
-  bool straight_phase_ = false;                      // phases_.back() is that phase
-  std::vector<const PackedPart*> announced_;         // this start's receive blocks announced absent
+  // Under the size gate (Schedule::forward_up_to): the blocks kept from forwarding.
+  StraightBlocks straight_;
+  std::vector<MPI_Request> straight_requests_;  // scratch: the requests just posted for them
   std::size_t current_ = 0;
   bool posted_ = false;  // the current phase's messages are posted
   std::shared_ptr<CommGate> gate_;

@@ -96,7 +96,7 @@ bool SizedReceive::try_match(int tag, MPI_Request& request) {
   return true;
 }
 
-int SizedReceive::unpack(LearnedBlocks& learned, std::vector<const PackedPart*>& announced) {
+int SizedReceive::unpack(LearnedBlocks& learned, StraightBlocks& straight) {
   if (received_ < header_) return MPI_ERR_INTERN;
   int at = 0;
   check(MPI_Unpack(buffer_.data(), header_, &at, sizes_.data(), static_cast<int>(sizes_.size()), MPI_INT64_T, comm_),
@@ -105,10 +105,10 @@ int SizedReceive::unpack(LearnedBlocks& learned, std::vector<const PackedPart*>&
   std::size_t offset = static_cast<std::size_t>(header_);
   for (std::size_t k = 0; k < parts_.size(); ++k) {
     const std::int64_t size = sizes_[k];
+    if (parts_[k].straight >= 0) straight.learned(parts_[k].straight, size == -1);
     if (size == -1) {  // the size gate sends it straight to its receiver
       if (parts_[k].learned >= 0) learned.at(static_cast<std::size_t>(parts_[k].learned)) = {{}, true};
-      else if (parts_[k].direct_peer >= 0) announced.push_back(&parts_[k]);
-      else return MPI_ERR_INTERN;
+      else if (parts_[k].straight < 0) return MPI_ERR_INTERN;
       continue;
     }
     if (size < 0 || offset + static_cast<std::size_t>(size) > static_cast<std::size_t>(received_)) return MPI_ERR_INTERN;

@@ -22,19 +22,20 @@
 #include <vector>
 
 #include "cartcoll/layout.hpp"
+#include "straight_blocks.hpp"
 
 namespace cartcoll::detail {
 
 // One block of such a message: a call block, packed or unpacked with its own datatype, or a temp
 // block whose packed bytes a message brought (`learned` is its index). Under `auto`'s size gate
 // (Schedule::forward_up_to) an own block above the gate is `absent`: announced with a size of -1,
-// it goes straight to its receiver after the last phase; a receive block announced absent comes
-// straight from `direct_peer`.
+// it goes straight to its receiver (straight_blocks.hpp); a receive block the gate may announce
+// absent has its handle there in `straight`.
 struct PackedPart {
   BlockSpec block;
   int learned = -1;
   bool absent = false;
-  int direct_peer = -1;
+  int straight = -1;
 };
 
 // A temp block a schedule whose sizes travel has learned: packed bytes in the buffer of the message
@@ -68,10 +69,10 @@ class SizedReceive {
   // MPI_Improbe for the message; once it is matched, its MPI_Imrecv into `request`: true.
   bool try_match(int tag, MPI_Request& request);
   // The message received: the learned parts point into its buffer, the call blocks are unpacked,
-  // and the receive blocks announced absent are added to `announced`. MPI_SUCCESS, or the error
+  // and `straight` learns the fate of each receive block the gate may announce absent. MPI_SUCCESS, or the error
   // class of a block larger than its receive block (MPI_ERR_TRUNCATE; the block is left as it was)
   // or of a message that does not hold the blocks its sizes announce.
-  int unpack(LearnedBlocks& learned, std::vector<const PackedPart*>& announced);
+  int unpack(LearnedBlocks& learned, StraightBlocks& straight);
 
  private:
   int unpack_block(std::size_t k, std::span<const std::byte> bytes);

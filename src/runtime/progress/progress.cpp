@@ -73,8 +73,15 @@ class Busy {
 void ProgressEngine::post(Progressing& owner, MPI_Request request, Kind kind, MPI_Request* origin,
                           MPI_Status* status) {
   requests_.push_back(request);
-  entries_.push_back({&owner, kind, origin, status});
+  entries_.push_back({&owner, kind, false, origin, status});
   ++owner.outstanding_;
+}
+
+void ProgressEngine::post_aside(Progressing& owner, MPI_Request request) {
+  requests_.push_back(request);
+  entries_.push_back({&owner, Kind::owned_by_engine, true, nullptr, nullptr});
+  ++owner.outstanding_;
+  ++owner.aside_;
 }
 
 void ProgressEngine::expect(Progressing& owner) {
@@ -159,7 +166,7 @@ void ProgressEngine::wait(Progressing& work) {
 // pool is its current step, and one MPI_Waitall (MPI_Testall) completes it without the bookkeeping
 // of Waitsome. Returns false, doing nothing, when other work is registered too.
 bool ProgressEngine::complete_alone(bool block, Progressing& work) {
-  if (registered_ != 1 || !work.registered_ || requests_.empty() || !probing_.empty() ||
+  if (registered_ != 1 || !work.registered_ || requests_.empty() || !probing_.empty() || work.aside_ > 0 ||
       entries_.front().kind == Kind::borrowed)
     return false;
   const int n = static_cast<int>(requests_.size());
@@ -230,6 +237,7 @@ void ProgressEngine::withdraw(Progressing& work) noexcept {
   drop_completed();
   forget_expected(work);
   work.outstanding_ = 0;
+  work.aside_ = 0;
   unregister(work);
 }
 
@@ -277,7 +285,8 @@ void ProgressEngine::poke(bool block, Progressing* only) {
   complete(completed_, std::span<const MPI_Status>(statuses_).first(static_cast<std::size_t>(outcount)));
 }
 
-// Drops the completed requests from the pool, then advances every owner with none left outstanding.
+// Drops the completed requests from the pool, then advances every owner whose step has no request
+// left outstanding (once, however many of its requests completed).
 void ProgressEngine::complete(std::span<const std::size_t> completed, std::span<const MPI_Status> statuses) {
   advanced_.clear();
   for (std::size_t k = 0; k < completed.size(); ++k) {
@@ -289,7 +298,10 @@ void ProgressEngine::complete(std::span<const std::size_t> completed, std::span<
     }
     Progressing* owner = entry.owner;
     entry.owner = nullptr;
-    if (--owner->outstanding_ == 0) advanced_.push_back(owner);
+    --owner->outstanding_;
+    if (entry.aside) --owner->aside_;
+    if (owner->outstanding_ == owner->aside_ && std::find(advanced_.begin(), advanced_.end(), owner) == advanced_.end())
+      advanced_.push_back(owner);
   }
   drop_completed();
   for (Progressing* owner : advanced_) {

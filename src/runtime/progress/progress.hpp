@@ -43,7 +43,10 @@ class Progressing {
     complete_ = false;
     error_ = MPI_SUCCESS;
   }
-  bool waiting() const noexcept { return outstanding_ > 0; }  // requests posted and not yet complete
+  // Requests of the current step posted and not yet complete (those posted aside do not count).
+  bool waiting() const noexcept { return outstanding_ > aside_; }
+  // Requests posted aside (ProgressEngine::post_aside) not yet complete: the work may not finish.
+  bool waiting_aside() const noexcept { return aside_ > 0; }
   void fail(int code) noexcept;
   // Keeps the first error without ending the work.
   void record(int code) noexcept {
@@ -60,6 +63,7 @@ class Progressing {
  private:
   friend class ProgressEngine;
   int outstanding_ = 0;
+  int aside_ = 0;     // of outstanding_, those posted aside
   int expected_ = 0;  // messages expected by probe, not yet matched (each counts as outstanding)
   bool complete_ = true;
   bool registered_ = false;
@@ -106,6 +110,10 @@ class ProgressEngine {
   enum class Kind { started_persistent, owned_by_engine, borrowed };
   void post(Progressing& owner, MPI_Request request, Kind kind, MPI_Request* origin = nullptr,
             MPI_Status* status = nullptr);
+  // For Progressing::advance: a request of the engine's that `owner` needs complete before it
+  // finishes but that holds up none of its steps (a block sent or received beside a schedule's
+  // phases). Its completion advances `owner` only where no step's request is left.
+  void post_aside(Progressing& owner, MPI_Request request);
   // For Progressing::advance: `owner` expects one more message whose size it learns by probing
   // (Progressing::probe). While any work expects one, a round of progress probes and never blocks
   // in MPI (a probed message completes no request the engine could block on).
@@ -125,6 +133,7 @@ class ProgressEngine {
   struct Entry {
     Progressing* owner;  // nullptr once the request has completed
     Kind kind;
+    bool aside;
     MPI_Request* origin;  // borrowed: the user's handle
     MPI_Status* status;   // borrowed: where its status goes
   };

@@ -141,13 +141,18 @@ void agree_on_maxima(MPI_Comm graph, std::span<std::array<GraphLoad, 2>> loads, 
 
 // The largest block for which the model predicts `combined` faster than `direct` for the slowest
 // process: combining saves latencies and messages at no bytes and pays for the blocks it forwards
-// per byte. -1 where it saves nothing.
+// per byte. A forwarded block crosses the network twice and is copied three times (packed by its
+// origin, into its forwarder's message, out by its receiver), where the direct exchange sends it
+// once from where it lies: four times its bytes at per_byte each (a copy costs about what the
+// network does per byte, so the model needs no figure of its own for it), for at least one block
+// more than the direct exchange sends. -1 where it saves nothing.
 long long largest_block_combined(const GraphLoad& direct, const GraphLoad& combined, const CostModel& model) {
+  constexpr double bytes_per_forwarded_byte = 4;
   const double saved = predicted_seconds(direct, model, 0) - predicted_seconds(combined, model, 0);
-  const double extra_bytes_per_block_byte = combined.blocks_sent - direct.blocks_sent;
+  const double extra_blocks = std::max(combined.blocks_sent - direct.blocks_sent, 1);
   if (saved <= 0) return -1;
-  if (extra_bytes_per_block_byte <= 0 || model.per_byte <= 0) return std::numeric_limits<long long>::max();
-  return static_cast<long long>(std::min(saved / (extra_bytes_per_block_byte * model.per_byte), 0x1p62));
+  if (model.per_byte <= 0) return std::numeric_limits<long long>::max();
+  return static_cast<long long>(std::min(saved / (extra_blocks * bytes_per_forwarded_byte * model.per_byte), 0x1p62));
 }
 
 // The model's time for the slowest process, alltoall and allgather together, at 8-byte blocks (the
@@ -194,6 +199,9 @@ void decide_automatically(MPI_Comm graph, int rank, GraphNeighborhood& neighbors
   if (rank == 0 && settings.verbose_auto && runs.size() > 1) report_candidates(runs, predicted, best);
   std::array<long long, 2> up_to{};
   for (std::size_t c = 0; c < 2; ++c) up_to[c] = largest_block_combined(loads[0][c], loads[best + 1][c], model);
+  if (rank == 0 && settings.verbose_auto)
+    std::fprintf(stderr, "cartcoll auto: forwards blocks of up to %lld bytes (alltoall), %lld (allgather)\n", up_to[0],
+                 up_to[1]);
   neighbors.setup = results[best];
   neighbors.auto_verdict = ForwardingVerdict{direct, runs[best].algorithm, up_to};
 }

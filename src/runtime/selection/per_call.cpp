@@ -111,9 +111,10 @@ int size_class(long long received) {
 // restricted results forwards blocks of processes that have no edge with each other, so there every
 // process forwards or none does, by the size of its first block, which the assertion it needs makes
 // the same everywhere. In a v or w alltoall (`sizes_differ`) the sizes a forwarder sees tie nobody:
-// there each block is forwarded, or sent straight to its receiver after the schedule, by its own size
-// against the limit, which both its ends know (Schedule::forward_up_to); allgatherv and allgatherw
-// run direct under `auto` (requested_for_call).
+// there each block is forwarded, or sent straight to its receiver beside the schedule, by its own size
+// against the limit, which both its ends know (Schedule::forward_up_to), on tags of their own (a tag
+// space too small to have them runs direct); allgatherv and allgatherw run direct under `auto`
+// (requested_for_call).
 Choice graph_choice(CommState& state, const ForwardingVerdict& verdict, const Layout& layout, CallKind kind,
                     bool may_communicate, bool sizes_differ) {
   auto& measured = state.auto_choices.combine_up_to;
@@ -126,7 +127,7 @@ Choice graph_choice(CommState& state, const ForwardingVerdict& verdict, const La
   const DecidedBy decided_by = known != measured.end() ? DecidedBy::trial : DecidedBy::model;
   auto fits = [limit](std::span<const BlockSpec> blocks) { return !blocks.empty() && bytes_of(blocks.front()) <= limit; };
   if (sizes_differ) {  // per block, by the gate, which both ends of a block apply alike (Schedule::forward_up_to)
-    if (limit < 0) return {verdict.direct, {}, decided_by};
+    if (limit < 0 || state.tags().straight_offset() == 0) return {verdict.direct, {}, decided_by};
     return {verdict.forwarding, {}, decided_by, true, limit};
   }
   if (verdict.forwarding.planner().setup->restricted == nullptr) {  // all or none: by the one asserted size

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// The blocks `auto`'s size gate keeps from forwarding (Schedule::forward_up_to). Each goes from its
+// origin straight to its receiver, on a tag of its own (the operation's plus
+// TagSpace::straight_offset, so no receive of the schedule can take it), posted when the execution
+// starts, beside the schedule's phases and holding none of them up: a large block then travels
+// while the small ones are forwarded, as in the direct exchange. Its receiver learns which of its
+// blocks come so from the messages that would have brought them (a size of -1) and posts their
+// receives as it learns; per sender in block order, the order in which the sender posts them, so
+// that two blocks between one pair (a repeated edge) meet their own receives.
+#include <mpi.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "cartcoll/layout.hpp"
+
+namespace cartcoll::detail {
+
+class StraightBlocks {
+ public:
+  // While lowering: a send block the gate keeps from forwarding, and a receive block it may
+  // announce absent (its handle for learned()).
+  void add_send(const BlockSpec& block, int index, int peer);
+  int expect(const BlockSpec& block, int index, int peer);
+  // After lowering: orders both sides by peer and block.
+  void seal();
+  bool empty() const noexcept { return sends_.empty() && receives_.empty(); }
+
+  // Each start forgets what the last one learned.
+  void restart();
+  // The sends, each as its own message; their requests are appended to `requests`.
+  void post_sends(MPI_Comm comm, int tag, std::vector<MPI_Request>& requests) const;
+  // A receive block's fate, from the message that would have brought it: absent (it comes
+  // straight) or delivered.
+  void learned(int handle, bool absent);
+  // The receives of the blocks learned absent whose earlier blocks from the same sender are all
+  // learned too, each once.
+  void post_receives(MPI_Comm comm, int tag, std::vector<MPI_Request>& requests);
+
+ private:
+  struct Block {
+    BlockSpec block;
+    int index;
+    int peer;
+  };
+  enum class Fate : std::uint8_t { unknown, absent, delivered };
+  struct Run {  // receives_[begin, end) come from one sender; those before `next` are posted or delivered
+    std::size_t begin, end, next;
+  };
+
+  std::vector<Block> sends_;
+  std::vector<Block> receives_;
+  std::vector<std::size_t> position_;  // per handle: its place in receives_
+  std::vector<Fate> fates_;            // per place in receives_, this start
+  std::vector<Run> runs_;
+};
+
+}  // namespace cartcoll::detail
