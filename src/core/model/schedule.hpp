@@ -96,8 +96,8 @@ struct CARTCOLL_API Schedule {
   // and reach their receiver under its own receive type.
   bool sizes_travel = false;
   // `auto`'s size gate on an alltoall whose sizes travel: a block of more than `forward_up_to` bytes
-  // is not forwarded but sent by its origin straight to its receiver, after the schedule's last
-  // phase, and the messages that would have carried it announce it absent (a size of -1), so that
+  // is not forwarded but sent by its origin straight to its receiver, beside the schedule's phases
+  // (on a tag of its own), and the messages that would have carried it announce it absent (a size of -1), so that
   // its receiver knows to expect it; both ends of a block know its size, so each decides alone and
   // alike. Under the gate every message that holds a forwarded block carries sizes
   // (message_carries_sizes). nullopt: every block travels as planned.

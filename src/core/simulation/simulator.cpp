@@ -255,8 +255,9 @@ void run_reductions(int rank, std::size_t index, const Phase& phase, Process& pr
   }
 }
 
-// After the last phase, the blocks the size gate kept from forwarding go straight from their origins
-// to their receivers, which expect exactly the ones announced absent.
+// The blocks the size gate kept from forwarding go straight from their origins to their receivers
+// (beside the phases, on tags of their own, so when they arrive does not matter here), which expect
+// exactly the ones announced absent.
 void deliver_absent_blocks(std::vector<Process>& processes, std::size_t p) {
   std::map<std::pair<int, int>, std::deque<Bytes>> direct;
   for (std::size_t rank = 0; rank < p; ++rank)

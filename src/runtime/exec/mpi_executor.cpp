@@ -161,8 +161,8 @@ bool Execution::lower_sized(const Phase& phase, LoweredPhase& lowered) {
 }
 
 // Under the size gate an own block forwarded through another process is absent where it is larger
-// than the gate (it goes straight to its receiver: straight_), and a receive block is expected there,
-// should it be announced absent.
+// than the gate (it goes straight to its receiver: straight_), and a receive block forwarded to this
+// process through another is expected there, should it be announced absent.
 std::vector<PackedPart> Execution::packed_parts(const Message& message, bool sent) {
   std::vector<PackedPart> parts;
   const Schedule& schedule = *schedule_;
@@ -179,20 +179,20 @@ std::vector<PackedPart> Execution::packed_parts(const Message& message, bool sen
       part.absent = true;
       straight_.add_send(block, ref.block, schedule.send_peers[at]);
     }
-    if (!sent && schedule.forward_up_to && at < schedule.recv_peers.size())
-      part.straight = straight_.expect(block, ref.block, schedule.recv_peers[at]);
+    if (!sent && schedule.forward_up_to && at < schedule.recv_peers.size() && schedule.recv_peers[at] != message.peer)
+      part.straight = straight_.expect(block, ref.block, schedule.recv_peers[at], bytes_of(block) > *schedule.forward_up_to);
     parts.push_back(part);
   }
   return parts;
 }
 
-// The size gate's blocks, beside the phases (StraightBlocks): the sends as the execution starts, a
-// receive once its block is learned absent.
-void Execution::post_straight(ProgressEngine& engine, bool sends) {
+// The size gate's blocks, beside the phases (StraightBlocks): the sends and early receives as the
+// execution starts, the other receives once their blocks are learned absent.
+void Execution::post_straight(ProgressEngine& engine, bool first) {
   if (straight_.empty()) return;
   straight_requests_.clear();
   const int tag = tag_ + reuse_.straight_offset;
-  if (sends) straight_.post_sends(comm_, tag, straight_requests_);
+  if (first) straight_.post_first(comm_, tag, straight_requests_);
   else straight_.post_receives(comm_, tag, straight_requests_);
   for (const MPI_Request request : straight_requests_) engine.post_aside(*this, request);
 }

@@ -110,7 +110,7 @@ class Execution : public Progressing {
   bool lower_sized(const Phase& phase, LoweredPhase& lowered);
   std::vector<PackedPart> packed_parts(const Message& message, bool sent);
   void unpack_sized();
-  void post_straight(ProgressEngine& engine, bool sends);
+  void post_straight(ProgressEngine& engine, bool first);
   void layout_temps(const Schedule& schedule);
 
   const Layout* layout_ = nullptr;      // only while constructing

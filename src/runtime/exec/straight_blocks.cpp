@@ -11,8 +11,8 @@ namespace cartcoll::detail {
 
 void StraightBlocks::add_send(const BlockSpec& block, int index, int peer) { sends_.push_back({block, index, peer}); }
 
-int StraightBlocks::expect(const BlockSpec& block, int index, int peer) {
-  receives_.push_back({block, index, peer});
+int StraightBlocks::expect(const BlockSpec& block, int index, int peer, bool above_gate) {
+  receives_.push_back({block, index, peer, above_gate});
   return static_cast<int>(receives_.size() - 1);
 }
 
@@ -37,7 +37,11 @@ void StraightBlocks::seal() {
   for (std::size_t at = 0; at < receives_.size(); ++at)
     if (runs_.empty() || receives_[at].peer != receives_[runs_.back().begin].peer) runs_.push_back({at, at + 1, at});
     else runs_.back().end = at + 1;
+  for (const Run& run : runs_)  // early only where the block is the pair's one
+    if (run.end - run.begin > 1)
+      for (std::size_t at = run.begin; at < run.end; ++at) receives_[at].early = false;
   fates_.assign(receives_.size(), Fate::unknown);
+  early_.assign(receives_.size(), MPI_REQUEST_NULL);
 }
 
 void StraightBlocks::restart() {
@@ -45,28 +49,37 @@ void StraightBlocks::restart() {
   for (Run& run : runs_) run.next = run.begin;
 }
 
-void StraightBlocks::post_sends(MPI_Comm comm, int tag, std::vector<MPI_Request>& requests) const {
-  for (const Block& send : sends_) {
-    MPI_Request& request = requests.emplace_back(MPI_REQUEST_NULL);
-    check(MPI_Isend(pointer_of(send.block.address), send.block.count, send.block.type, send.peer, tag, comm, &request),
-          "MPI_Isend");
-  }
+namespace {
+
+MPI_Request posted(const BlockSpec& block, int peer, int tag, MPI_Comm comm, bool send) {
+  MPI_Request request = MPI_REQUEST_NULL;
+  if (send) check(MPI_Isend(pointer_of(block.address), block.count, block.type, peer, tag, comm, &request), "MPI_Isend");
+  else check(MPI_Irecv(pointer_of(block.address), block.count, block.type, peer, tag, comm, &request), "MPI_Irecv");
+  return request;
+}
+
+}  // namespace
+
+void StraightBlocks::post_first(MPI_Comm comm, int tag, std::vector<MPI_Request>& requests) {
+  for (std::size_t at = 0; at < receives_.size(); ++at)
+    if (receives_[at].early) early_[at] = requests.emplace_back(posted(receives_[at].block, receives_[at].peer, tag, comm, false));
+  for (const Block& send : sends_) requests.push_back(posted(send.block, send.peer, tag, comm, true));
 }
 
 void StraightBlocks::learned(int handle, bool absent) {
-  fates_.at(position_.at(static_cast<std::size_t>(handle))) = absent ? Fate::absent : Fate::delivered;
+  const std::size_t at = position_.at(static_cast<std::size_t>(handle));
+  fates_.at(at) = absent ? Fate::absent : Fate::delivered;
+  // Delivered after all (the sender's count is not above the gate): nothing will match the early
+  // receive, which the engine then completes as cancelled.
+  if (!absent && early_[at] != MPI_REQUEST_NULL) check(MPI_Cancel(&early_[at]), "MPI_Cancel");
+  early_[at] = MPI_REQUEST_NULL;
 }
 
 void StraightBlocks::post_receives(MPI_Comm comm, int tag, std::vector<MPI_Request>& requests) {
   for (Run& run : runs_)
-    for (; run.next < run.end && fates_[run.next] != Fate::unknown; ++run.next) {
-      if (fates_[run.next] != Fate::absent) continue;
-      const Block& receive = receives_[run.next];
-      MPI_Request& request = requests.emplace_back(MPI_REQUEST_NULL);
-      check(MPI_Irecv(pointer_of(receive.block.address), receive.block.count, receive.block.type, receive.peer, tag,
-                      comm, &request),
-            "MPI_Irecv");
-    }
+    for (; run.next < run.end && fates_[run.next] != Fate::unknown; ++run.next)
+      if (fates_[run.next] == Fate::absent && !receives_[run.next].early)
+        requests.push_back(posted(receives_[run.next].block, receives_[run.next].peer, tag, comm, false));
 }
 
 }  // namespace cartcoll::detail
