@@ -139,20 +139,18 @@ void agree_on_maxima(MPI_Comm graph, std::span<std::array<GraphLoad, 2>> loads, 
     }
 }
 
-// The largest block for which the model predicts `combined` faster than `direct` for the slowest
-// process: combining saves latencies and messages at no bytes and pays for the blocks it forwards
-// per byte. A forwarded block crosses the network twice and is copied three times (packed by its
-// origin, into its forwarder's message, out by its receiver), where the direct exchange sends it
-// once from where it lies: four times its bytes at per_byte each (a copy costs about what the
-// network does per byte, so the model needs no figure of its own for it), for at least one block
-// more than the direct exchange sends. -1 where it saves nothing.
+// The largest block worth forwarding, -1 where `combined` saves nothing against `direct` for the
+// slowest process at no bytes. A forwarded block crosses the network twice and is copied three
+// times (packed by its origin, into its forwarder's message, out by its receiver), where sent
+// straight it leaves once from where it lies: four times its bytes at per_byte each (a copy costs
+// about what the network does per byte, so the model needs no figure of its own for it). Sent
+// straight it costs one message more, and forwarding it saves at most that one: so a block is
+// forwarded while four times its bytes cost less than a message.
 long long largest_block_combined(const GraphLoad& direct, const GraphLoad& combined, const CostModel& model) {
   constexpr double bytes_per_forwarded_byte = 4;
-  const double saved = predicted_seconds(direct, model, 0) - predicted_seconds(combined, model, 0);
-  const double extra_blocks = std::max(combined.blocks_sent - direct.blocks_sent, 1);
-  if (saved <= 0) return -1;
+  if (predicted_seconds(direct, model, 0) <= predicted_seconds(combined, model, 0)) return -1;
   if (model.per_byte <= 0) return std::numeric_limits<long long>::max();
-  return static_cast<long long>(std::min(saved / (extra_blocks * bytes_per_forwarded_byte * model.per_byte), 0x1p62));
+  return static_cast<long long>(std::min(model.per_message / (bytes_per_forwarded_byte * model.per_byte), 0x1p62));
 }
 
 // The model's time for the slowest process, alltoall and allgather together, at 8-byte blocks (the
