@@ -36,7 +36,7 @@ CommState::~CommState() = default;
 
 std::unique_ptr<CommState> CommState::duplicate() const {
   auto copy = std::make_unique<CommState>(neighborhood, weights, rank, origin, settings,
-                                          std::make_shared<LibraryComm>(library_->ready()));
+                                          std::make_shared<LibraryComm>(library_->get()));
   copy->auto_choices = auto_choices;
   copy->schedules_ = schedules_;
   copy->figures_ = figures_;
