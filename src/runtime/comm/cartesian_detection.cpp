@@ -60,8 +60,9 @@ std::array<int, description_length> description_of(const Grid& grid) {
 }
 
 // The box of offsets step 1 counts in the same allreduce, of reach speculative_reach(d) (at most
-// speculative_cells vectors): where the agreed reach is within it, step 2 needs no allreduce.
-constexpr int speculative_cells = 27;
+// speculative_cells vectors): where the agreed reach is within it, step 2 needs no allreduce. 49
+// covers a 2-D mesh of up to 4 processes a side (reach 3) and 3-D neighborhoods of reach 1.
+constexpr int speculative_cells = 49;
 
 int speculative_reach(int d) {
   int reach = 0;
