@@ -73,8 +73,6 @@ void allreduce_max(MPI_Comm comm, std::span<int> values) { allreduce_of(comm, va
 
 void allreduce_max(MPI_Comm comm, std::span<double> values) { allreduce_of(comm, values, MPI_DOUBLE, MPI_MAX); }
 
-void allreduce_sum(MPI_Comm comm, std::span<long long> values) { allreduce_of(comm, values, MPI_LONG_LONG, MPI_SUM); }
-
 void broadcast(MPI_Comm comm, std::span<int> values, int root) { broadcast_of(comm, values, MPI_INT, root); }
 
 void broadcast(MPI_Comm comm, std::span<double> values, int root) { broadcast_of(comm, values, MPI_DOUBLE, root); }

@@ -21,7 +21,6 @@ namespace cartcoll::detail {
 
 void allreduce_max(MPI_Comm comm, std::span<int> values);
 void allreduce_max(MPI_Comm comm, std::span<double> values);
-void allreduce_sum(MPI_Comm comm, std::span<long long> values);
 void broadcast(MPI_Comm comm, std::span<int> values, int root);
 void broadcast(MPI_Comm comm, std::span<double> values, int root);
 // `tag` is free on comm for the barrier's messages where it sends any (SimGrid's SMPI, below);

@@ -70,9 +70,9 @@ std::vector<PlannedRun> setup_runs(const GraphView& view, const Settings& settin
 }
 
 // Runs every set-up run in lockstep over MPI (the rounds of the longest, at most one message a peer a
-// round); the results, in the order of `runs`.
-// The set-up's messages never meet the user's: they go over `library` (the communicator's own, which
-// carries nothing before the set-up's messages are all received), else a duplicate of `graph`.
+// round); the results, in the order of `runs`. The messages never meet the user's: they go over
+// `library` (the communicator's own, which carries nothing else before every process has received
+// all of them), else over a duplicate of `graph`.
 std::vector<std::shared_ptr<const SetupResult>> run_setups(MPI_Comm graph, std::span<const PlannedRun> runs,
                                                            LibraryComm* library) {
   std::vector<RoundProtocol*> protocols;
