@@ -172,8 +172,6 @@ CartesianDetection::CartesianDetection(MPI_Comm parent, MPI_Comm graph, const Gr
 
 CartesianDetection::~CartesianDetection() = default;
 
-bool CartesianDetection::looks() const noexcept { return !found_->candidates.empty(); }
-
 // Step 1, per candidate slot (max_candidates of them, unused ones zero, so that the layout is one
 // everywhere): its description and its negation (the same grid everywhere), whether this process
 // cannot read its neighbors on it, their reach, and the speculative box's counts (box_counts).
@@ -252,15 +250,6 @@ Neighborhood CartesianDetection::settled(MPI_Comm graph, GraphNeighborhood neigh
   for (std::size_t c = 0; c < candidates.size(); ++c)
     if (differs[c] == 0) return Neighborhood(std::move(*found[c]));
   return Neighborhood(std::move(neighbors));
-}
-
-Neighborhood detected_or_graph(MPI_Comm parent, MPI_Comm graph, GraphNeighborhood neighbors, Algorithm algorithm) {
-  CartesianDetection detection(parent, graph, neighbors, algorithm);
-  if (!detection.looks()) return Neighborhood(std::move(neighbors));
-  Agreement agreement;
-  detection.put(agreement);
-  agreement.run(graph, std::nullopt);
-  return detection.result(graph, agreement, std::move(neighbors));
 }
 
 }  // namespace cartcoll::detail

@@ -17,7 +17,8 @@
 
 namespace cartcoll::detail {
 
-// The detection in steps, so that its first allreduce may carry other values a creation agrees on:
+// The detection on `graph`, which MPI has just made from `parent` (`neighbors`: this process's lists
+// in `graph`), in steps, so that its first allreduce may carry other values a creation agrees on:
 // the constructor looks at this process's neighbors on the candidate grids (no communication; none
 // where `algorithm` serves no Cartesian neighborhood); put() adds step 1's values to an agreement,
 // the same layout whatever was looked at; after the agreement ran, result() (collective over
@@ -30,7 +31,6 @@ class CartesianDetection {
   ~CartesianDetection();
   CartesianDetection(const CartesianDetection&) = delete;
   CartesianDetection& operator=(const CartesianDetection&) = delete;
-  bool looks() const noexcept;  // whether there are candidate grids
   void put(Agreement& agreement);
   Neighborhood result(MPI_Comm graph, const Agreement& agreed, GraphNeighborhood neighbors);
 
@@ -41,11 +41,5 @@ class CartesianDetection {
   int rank_ = 0;
   std::size_t first_slot_ = 0;
 };
-
-// Collective over `graph`, which MPI has just made from `parent`; `neighbors` are this process's
-// lists in `graph`. The Cartesian neighborhood the graph is, where it is one on every process, else
-// the graph. At most three small allreduces, none where `algorithm` serves no Cartesian
-// neighborhood; every process decides alike.
-Neighborhood detected_or_graph(MPI_Comm parent, MPI_Comm graph, GraphNeighborhood neighbors, Algorithm algorithm);
 
 }  // namespace cartcoll::detail
