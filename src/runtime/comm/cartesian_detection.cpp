@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <limits>
 #include <numeric>
 
 #include "runtime/exec/mpi_check.hpp"
@@ -58,6 +59,38 @@ std::array<int, description_length> description_of(const Grid& grid) {
   return description;
 }
 
+// The box of offsets step 1 counts in the same allreduce, of reach speculative_reach(d) (at most
+// speculative_cells vectors): where the agreed reach is within it, step 2 needs no allreduce. 49
+// covers a 2-D mesh of up to 4 processes a side (reach 3) and 3-D neighborhoods of reach 1.
+constexpr int speculative_cells = 49;
+
+int speculative_reach(int d) {
+  int reach = 0;
+  if (d < 1) return 0;
+  while (box_size(d, reach + 1, speculative_cells).has_value()) ++reach;
+  return reach;
+}
+
+// Per vector of a box, how often this process has it among its destinations, and the negated count
+// where the vector leads from this process onto the grid (else `off_grid`): maximized over the
+// processes, the most and the fewest of the processes that could have it.
+constexpr long long off_grid = std::numeric_limits<long long>::min();
+
+struct BoxCounts {
+  std::vector<long long> most, negated_fewest;
+};
+
+BoxCounts box_counts(const Grid& grid, std::span<const int> coords, const RelativeNeighbors& mine, int reach) {
+  const int d = grid.ndims();
+  BoxCounts counts;
+  for (int count : offset_counts(mine.destinations, d, reach)) counts.most.push_back(count);
+  const Offsets box = offsets_of_counts(std::vector<int>(counts.most.size(), 1), d, reach);
+  for (int cell = 0; cell < box.count(); ++cell)
+    counts.negated_fewest.push_back(grid.shift(coords, box[cell], +1) ? -counts.most[static_cast<std::size_t>(cell)]
+                                                                        : off_grid);
+  return counts;
+}
+
 // One candidate grid as this process sees it, and what the agreement found.
 struct Candidate {
   Grid grid;
@@ -67,50 +100,40 @@ struct Candidate {
   std::optional<Offsets> common;
 };
 
-// Step 1: the same candidates everywhere, every process's neighbors on the grid, and the box's reach.
-void agree_on_grids(MPI_Comm comm, std::vector<Candidate>& candidates) {
-  constexpr int n = max_candidates * description_length;
-  std::vector<int> values(2 * n + 2 * max_candidates, 0);
-  for (std::size_t c = 0; c < candidates.size(); ++c) {
-    const auto description = description_of(candidates[c].grid);
-    for (std::size_t i = 0; i < description.size(); ++i) {
-      values[c * description_length + i] = description[i];
-      values[n + c * description_length + i] = -description[i];
-    }
-    values[2 * n + c] = candidates[c].mine ? 0 : 1;
-    values[2 * n + max_candidates + c] = candidates[c].mine ? reach_of(*candidates[c].mine) : 0;
+// Where the agreed counts of a box make every process's destinations the common offsets that lead
+// onto the grid from it (a necessary condition for step 3), the common offsets.
+std::optional<Offsets> consistent_offsets(std::span<const long long> most, std::span<const long long> negated_fewest,
+                                          int d, int reach) {
+  std::vector<int> counts;
+  for (std::size_t cell = 0; cell < most.size(); ++cell) {
+    const long long fewest = negated_fewest[cell] == off_grid ? 0 : -negated_fewest[cell];
+    if (most[cell] != fewest) return std::nullopt;
+    counts.push_back(static_cast<int>(most[cell]));
   }
-  allreduce_max(comm, values);
-  for (std::size_t c = 0; c < candidates.size(); ++c) {
-    bool same = true;
-    for (std::size_t i = c * description_length; i < (c + 1) * description_length; ++i)
-      same = same && values[i] == -values[n + i];
-    candidates[c].reach = values[2 * n + max_candidates + c];
-    candidates[c].viable = same && values[2 * n + c] == 0 &&
-                           box_size(candidates[c].grid.ndims(), candidates[c].reach, box_limit).has_value();
-  }
+  return offsets_of_counts(counts, d, reach);
 }
 
-// Step 2: the common offsets, as the maximum over the processes of each vector's count among their
-// destinations (a process off a mesh lacks some; one with more or other offsets fails step 3).
-void agree_on_offsets(MPI_Comm comm, std::vector<Candidate>& candidates) {
-  std::vector<int> counts;
-  for (const Candidate& candidate : candidates)
-    if (candidate.viable) {
-      const std::vector<int> box = offset_counts(candidate.mine->destinations, candidate.grid.ndims(), candidate.reach);
-      counts.insert(counts.end(), box.begin(), box.end());
-    }
-  if (counts.empty()) return;
-  allreduce_max(comm, counts);
-  std::size_t at = 0;
-  for (Candidate& candidate : candidates)
-    if (candidate.viable) {
-      const std::size_t cells = static_cast<std::size_t>(*box_size(candidate.grid.ndims(), candidate.reach, box_limit));
-      candidate.common = offsets_of_counts(std::span<const int>(counts).subspan(at, cells), candidate.grid.ndims(),
-                                           candidate.reach);
-      at += cells;
-      candidate.viable = candidate.common->count() > 0 && connects_grid(candidate.grid, *candidate.common);
-    }
+// Step 2 for the candidates step 1's box did not cover: the common offsets, as the maximum over the
+// processes of each vector's count among their destinations, and whether every process has them all
+// where they lead onto the grid (a process off a mesh lacks some; one with more or other offsets
+// fails here or in step 3).
+void agree_on_offsets(MPI_Comm comm, int rank, std::span<Candidate> candidates) {
+  Agreement agreement;
+  std::vector<std::size_t> firsts;
+  for (const Candidate& candidate : candidates) {
+    const BoxCounts counts = box_counts(candidate.grid, candidate.grid.coords_of(rank), *candidate.mine, candidate.reach);
+    firsts.push_back(agreement.max(0));
+    for (long long count : counts.most) agreement.max(count);
+    for (long long count : counts.negated_fewest) agreement.max(count);
+  }
+  agreement.run(comm, std::nullopt);
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    const std::size_t cells = static_cast<std::size_t>(*box_size(candidates[c].grid.ndims(), candidates[c].reach, box_limit));
+    std::vector<long long> values;
+    for (std::size_t i = 0; i < 2 * cells; ++i) values.push_back(agreement.maximum(firsts[c] + 1 + i));
+    candidates[c].common = consistent_offsets(std::span(values).first(cells), std::span(values).last(cells),
+                                              candidates[c].grid.ndims(), candidates[c].reach);
+  }
 }
 
 // This process's neighborhood on a candidate, if its graph lists are exactly that (checked back).
@@ -128,27 +151,99 @@ std::optional<CartesianNeighborhood> as_cartesian(const Candidate& candidate, in
 
 }  // namespace
 
-Neighborhood detected_or_graph(MPI_Comm parent, MPI_Comm graph, GraphNeighborhood neighbors, Algorithm algorithm) {
-  if (!may_run_on(algorithm, NeighborhoodKind::cartesian))
-    return Neighborhood(std::move(neighbors));
-  int rank = 0, parent_rank = 0;
-  check(MPI_Comm_rank(graph, &rank), "MPI_Comm_rank");
-  check(MPI_Comm_rank(parent, &parent_rank), "MPI_Comm_rank");
+struct CartesianDetection::Found {
   std::vector<Candidate> candidates;
+};
+
+CartesianDetection::CartesianDetection(MPI_Comm parent, MPI_Comm graph, const GraphNeighborhood& neighbors,
+                                       Algorithm algorithm)
+    : found_(std::make_unique<Found>()) {
+  if (!may_run_on(algorithm, NeighborhoodKind::cartesian)) return;
+  int parent_rank = 0;
+  check(MPI_Comm_rank(graph, &rank_), "MPI_Comm_rank");
+  check(MPI_Comm_rank(parent, &parent_rank), "MPI_Comm_rank");
   for (Grid& grid : candidate_grids(parent, neighbors.size)) {
     // A reordered communicator numbers the processes differently from the grid: not looked at.
     std::optional<RelativeNeighbors> mine;
-    if (rank == parent_rank) mine = relative_neighbors(grid, rank, neighbors.sources, neighbors.destinations);
-    candidates.push_back({std::move(grid), std::move(mine), false, 0, std::nullopt});
+    if (rank_ == parent_rank) mine = relative_neighbors(grid, rank_, neighbors.sources, neighbors.destinations);
+    found_->candidates.push_back({std::move(grid), std::move(mine), false, 0, std::nullopt});
   }
-  agree_on_grids(graph, candidates);
-  if (std::none_of(candidates.begin(), candidates.end(), [](const Candidate& c) { return c.viable; }))
-    return Neighborhood(std::move(neighbors));
-  agree_on_offsets(graph, candidates);
+}
+
+CartesianDetection::~CartesianDetection() = default;
+
+// Step 1, per candidate slot (max_candidates of them, unused ones zero, so that the layout is one
+// everywhere): its description and its negation (the same grid everywhere), whether this process
+// cannot read its neighbors on it, their reach, and the speculative box's counts (box_counts).
+void CartesianDetection::put(Agreement& agreement) {
+  const std::vector<Candidate>& candidates = found_->candidates;
+  first_slot_ = agreement.max(0);
+  for (std::size_t c = 0; c < max_candidates; ++c) {
+    const Candidate* candidate = c < candidates.size() ? &candidates[c] : nullptr;
+    const auto description = candidate ? description_of(candidate->grid) : std::array<int, description_length>{};
+    for (int value : description) agreement.max(value);
+    for (int value : description) agreement.max(-value);
+    agreement.max(candidate && !candidate->mine ? 1 : 0);
+    const int reach = candidate && candidate->mine ? reach_of(*candidate->mine) : 0;
+    agreement.max(reach);
+    BoxCounts counts{std::vector<long long>(speculative_cells, 0), std::vector<long long>(speculative_cells, off_grid)};
+    if (candidate && candidate->mine && candidate->grid.ndims() >= 1 && reach <= speculative_reach(candidate->grid.ndims()))
+      counts = box_counts(candidate->grid, candidate->grid.coords_of(rank_), *candidate->mine,
+                          speculative_reach(candidate->grid.ndims()));
+    counts.most.resize(speculative_cells, 0);
+    counts.negated_fewest.resize(speculative_cells, off_grid);
+    for (long long count : counts.most) agreement.max(count);
+    for (long long count : counts.negated_fewest) agreement.max(count);
+  }
+}
+
+Neighborhood CartesianDetection::result(MPI_Comm graph, const Agreement& agreed, GraphNeighborhood neighbors) {
+  std::vector<Candidate>& candidates = found_->candidates;
+  constexpr std::size_t per_candidate = 2 * description_length + 2 + 2 * speculative_cells;
+  std::vector<Candidate*> uncovered;  // viable, reaching beyond the speculative box: step 2
+  for (std::size_t c = 0; c < candidates.size(); ++c) {
+    Candidate& candidate = candidates[c];
+    std::vector<long long> values;
+    for (std::size_t i = 0; i < per_candidate; ++i) values.push_back(agreed.maximum(first_slot_ + 1 + c * per_candidate + i));
+    bool same = true;
+    for (std::size_t i = 0; i < description_length; ++i) same = same && values[i] == -values[description_length + i];
+    candidate.reach = static_cast<int>(values[2 * description_length + 1]);
+    candidate.viable = same && values[2 * description_length] == 0 && candidate.grid.ndims() >= 1 &&
+                       box_size(candidate.grid.ndims(), candidate.reach, box_limit).has_value();
+    if (!candidate.viable) continue;
+    const int spec = speculative_reach(candidate.grid.ndims());
+    if (candidate.reach > spec) {
+      uncovered.push_back(&candidate);
+      continue;
+    }
+    const std::size_t cells = static_cast<std::size_t>(*box_size(candidate.grid.ndims(), spec, speculative_cells));
+    const std::span<const long long> box = std::span<const long long>(values).subspan(2 * description_length + 2);
+    candidate.common = consistent_offsets(box.first(cells), box.subspan(speculative_cells, cells), candidate.grid.ndims(), spec);
+  }
+  if (!uncovered.empty()) {
+    std::vector<Candidate> step2;
+    for (Candidate* candidate : uncovered) step2.push_back(std::move(*candidate));
+    agree_on_offsets(graph, rank_, step2);
+    for (std::size_t i = 0; i < uncovered.size(); ++i) *uncovered[i] = std::move(step2[i]);
+  }
+  return settled(graph, std::move(neighbors));
+}
+
+// Step 3, where a candidate's common offsets are consistent and connect its grid: whether every
+// process's lists are exactly that Cartesian neighborhood.
+Neighborhood CartesianDetection::settled(MPI_Comm graph, GraphNeighborhood neighbors) {
+  std::vector<Candidate>& candidates = found_->candidates;
+  bool any = false;
+  for (Candidate& candidate : candidates) {
+    candidate.viable = candidate.viable && candidate.common && candidate.common->count() > 0 &&
+                       connects_grid(candidate.grid, *candidate.common);
+    any = any || candidate.viable;
+  }
+  if (!any) return Neighborhood(std::move(neighbors));
   std::vector<std::optional<CartesianNeighborhood>> found;
   std::vector<int> differs;
   for (const Candidate& candidate : candidates) {
-    found.push_back(candidate.viable ? as_cartesian(candidate, rank, neighbors) : std::nullopt);
+    found.push_back(candidate.viable ? as_cartesian(candidate, rank_, neighbors) : std::nullopt);
     differs.push_back(found.back() ? 0 : 1);
   }
   allreduce_max(graph, differs);

@@ -9,15 +9,37 @@
 // numbering.
 #include <mpi.h>
 
+#include <memory>
+
 #include "core/planning/plan.hpp"
+#include "collective.hpp"
 #include "neighborhood.hpp"
 
 namespace cartcoll::detail {
 
-// Collective over `graph`, which MPI has just made from `parent`; `neighbors` are this process's
-// lists in `graph`. The Cartesian neighborhood the graph is, where it is one on every process, else
-// the graph. At most three small allreduces, none where `algorithm` serves no Cartesian
-// neighborhood; every process decides alike.
-Neighborhood detected_or_graph(MPI_Comm parent, MPI_Comm graph, GraphNeighborhood neighbors, Algorithm algorithm);
+// The detection on `graph`, which MPI has just made from `parent` (`neighbors`: this process's lists
+// in `graph`), in steps, so that its first allreduce may carry other values a creation agrees on:
+// the constructor looks at this process's neighbors on the candidate grids (no communication; none
+// where `algorithm` serves no Cartesian neighborhood); put() adds step 1's values to an agreement,
+// the same layout whatever was looked at; after the agreement ran, result() (collective over
+// `graph`) finishes: nothing more where no candidate is left, else an allreduce for the common
+// offsets where they reach beyond what step 1 counted, and one for the verdict where every
+// process's destinations are those offsets. Every process decides alike.
+class CartesianDetection {
+ public:
+  CartesianDetection(MPI_Comm parent, MPI_Comm graph, const GraphNeighborhood& neighbors, Algorithm algorithm);
+  ~CartesianDetection();
+  CartesianDetection(const CartesianDetection&) = delete;
+  CartesianDetection& operator=(const CartesianDetection&) = delete;
+  void put(Agreement& agreement);
+  Neighborhood result(MPI_Comm graph, const Agreement& agreed, GraphNeighborhood neighbors);
+
+ private:
+  struct Found;
+  Neighborhood settled(MPI_Comm graph, GraphNeighborhood neighbors);
+  std::unique_ptr<Found> found_;
+  int rank_ = 0;
+  std::size_t first_slot_ = 0;
+};
 
 }  // namespace cartcoll::detail

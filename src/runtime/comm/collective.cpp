@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: BSD-3-Clause
 #include "collective.hpp"
 
+#include <algorithm>
+#include <bit>
+#include <limits>
 #include <utility>
 #include <vector>
 
 #include "runtime/exec/mpi_check.hpp"
+#include "runtime/exec/mpi_handles.hpp"
 #include "runtime/progress/progress.hpp"
 
 namespace cartcoll::detail {
@@ -68,8 +72,6 @@ void broadcast_of(MPI_Comm comm, std::span<T> values, MPI_Datatype type, int roo
 void allreduce_max(MPI_Comm comm, std::span<int> values) { allreduce_of(comm, values, MPI_INT, MPI_MAX); }
 
 void allreduce_max(MPI_Comm comm, std::span<double> values) { allreduce_of(comm, values, MPI_DOUBLE, MPI_MAX); }
-
-void allreduce_sum(MPI_Comm comm, std::span<long long> values) { allreduce_of(comm, values, MPI_LONG_LONG, MPI_SUM); }
 
 void broadcast(MPI_Comm comm, std::span<int> values, int root) { broadcast_of(comm, values, MPI_INT, root); }
 
@@ -155,6 +157,85 @@ std::uint64_t agree(MPI_Comm comm, const std::optional<Error>& local_error, std:
   for (std::size_t bit = 0; bit < 64; ++bit)
     if (values[1 + 2 * n + bit] != 0) agreed |= std::uint64_t{1} << bit;
   return agreed;
+}
+
+
+namespace {
+
+// An Agreement's record: [its length, how many sums, sums..., maxima...], reduced as one element of a
+// contiguous type, so that MPI never hands the operation part of one.
+void sums_then_maxima(void* in, void* inout, int* len, MPI_Datatype*) {
+  const auto* from = static_cast<const long long*>(in);
+  auto* into = static_cast<long long*>(inout);
+  for (int record = 0; record < *len; ++record) {
+    const long long length = from[0], sums = from[1];
+    for (long long i = 2; i < length; ++i) into[i] = i < 2 + sums ? into[i] + from[i] : std::max(into[i], from[i]);
+    from += length;
+    into += length;
+  }
+}
+
+struct OpKind {
+  using Handle = MPI_Op;
+  static Handle null() { return MPI_OP_NULL; }
+  static void free(Handle* handle) { MPI_Op_free(handle); }
+};
+
+void reduce_record(MPI_Comm comm, std::vector<long long>& record) {
+  Datatype type;
+  check(MPI_Type_contiguous(static_cast<int>(record.size()), MPI_LONG_LONG, type.out()), "MPI_Type_contiguous");
+  check(MPI_Type_commit(type.out()), "MPI_Type_commit");
+  Owned<OpKind> op;
+  check(MPI_Op_create(&sums_then_maxima, 1, op.out()), "MPI_Op_create");
+#ifdef CARTCOLL_MPI_IS_SMPI
+  const std::vector<long long> input = record;  // blocking, with the input copied: allreduce_of above
+  check(MPI_Allreduce(input.data(), record.data(), 1, type.get(), op.get(), comm), "MPI_Allreduce");
+#else
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Iallreduce(MPI_IN_PLACE, record.data(), 1, type.get(), op.get(), comm, &request), "MPI_Iallreduce");
+  complete(request);
+#endif
+}
+
+}  // namespace
+
+std::size_t Agreement::sum(long long value) {
+  sums_.push_back(value);
+  return sums_.size() - 1;
+}
+
+std::size_t Agreement::max(long long value) {
+  maxima_.push_back(value);
+  return maxima_.size() - 1;
+}
+
+std::size_t Agreement::must_match(long long value, const Error& mismatch) {
+  const std::size_t slot = max(value);
+  max(-value);
+  matches_.emplace_back(slot, mismatch);
+  return slot;
+}
+
+// Off the root the smallest value, which the root's bits exceed (or equal: -0.0, the same number).
+std::size_t Agreement::from_root(double value, bool root) {
+  return max(root ? std::bit_cast<long long>(value) : std::numeric_limits<long long>::min());
+}
+
+double Agreement::root_value(std::size_t slot) const { return std::bit_cast<double>(maxima_.at(slot)); }
+
+void Agreement::run(MPI_Comm comm, const std::optional<Error>& local_error) {
+  if (local_error) maxima_[0] = static_cast<long long>(local_error->kind()) + 1;
+  std::vector<long long> record{static_cast<long long>(2 + sums_.size() + maxima_.size()),
+                                static_cast<long long>(sums_.size())};
+  record.insert(record.end(), sums_.begin(), sums_.end());
+  record.insert(record.end(), maxima_.begin(), maxima_.end());
+  reduce_record(comm, record);
+  std::copy_n(record.begin() + 2, sums_.size(), sums_.begin());
+  std::copy(record.begin() + 2 + static_cast<std::ptrdiff_t>(sums_.size()), record.end(), maxima_.begin());
+  if (local_error && static_cast<long long>(local_error->kind()) + 1 == maxima_[0]) throw *local_error;
+  if (maxima_[0] != 0) throw Error(static_cast<Errc>(maxima_[0] - 1), "another process passed a bad argument");
+  for (const auto& [slot, mismatch] : matches_)
+    if (maxima_[slot] != -maxima_[slot + 1]) throw mismatch;
 }
 
 }  // namespace cartcoll::detail

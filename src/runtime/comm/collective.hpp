@@ -10,6 +10,8 @@
 #include <cstdint>
 #include <optional>
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "cartcoll/error.hpp"
 #include "cartcoll/layout.hpp"
@@ -19,7 +21,6 @@ namespace cartcoll::detail {
 
 void allreduce_max(MPI_Comm comm, std::span<int> values);
 void allreduce_max(MPI_Comm comm, std::span<double> values);
-void allreduce_sum(MPI_Comm comm, std::span<long long> values);
 void broadcast(MPI_Comm comm, std::span<int> values, int root);
 void broadcast(MPI_Comm comm, std::span<double> values, int root);
 // `tag` is free on comm for the barrier's messages where it sends any (SimGrid's SMPI, below);
@@ -68,5 +69,29 @@ std::uint64_t agree(MPI_Comm comm, const std::optional<Error>& local_error, std:
 // throws mismatches[i].
 std::uint64_t agree(MPI_Comm comm, const std::optional<Error>& local_error, std::span<const int> must_match,
                     std::span<const Error> mismatches, std::uint64_t or_bits = 0);
+
+// Values the processes agree on in one allreduce, whatever each step of a creation needs them for:
+// sums, maxima, values that must be equal everywhere, rank 0's values (a broadcast) and whether any
+// process failed (as agree()). Each put returns the value's slot, read back after run(). Every process
+// puts the same kinds in the same order, so that the layout is one everywhere whatever it holds.
+class Agreement {
+ public:
+  std::size_t sum(long long value);
+  std::size_t max(long long value);
+  // Two maxima, of value and -value: equal (-) exactly where value is the same everywhere.
+  std::size_t must_match(long long value, const Error& mismatch);
+  std::size_t from_root(double value, bool root);  // `value` matters on the root only
+  // One allreduce; then, as agree(), throws a process's local error on every process (the largest
+  // kind), else the mismatch of the first value that differs.
+  void run(MPI_Comm comm, const std::optional<Error>& local_error);
+
+  long long summed(std::size_t slot) const { return sums_.at(slot); }
+  long long maximum(std::size_t slot) const { return maxima_.at(slot); }
+  double root_value(std::size_t slot) const;
+
+ private:
+  std::vector<long long> sums_, maxima_{0};  // maxima_[0]: the largest error kind + 1, 0 for none
+  std::vector<std::pair<std::size_t, Error>> matches_;
+};
 
 }  // namespace cartcoll::detail

@@ -84,16 +84,17 @@ Arguments<Spec> read_arguments(MPI_Comm comm, MPI_Info info, const Parse& parse,
   return arguments;
 }
 
-// Everyone learns whether anyone failed locally (and throws if so), and agrees on the settings and
-// whether the graph is weighted; then everyone has rank 0's profile.
+// Everyone learns whether anyone failed locally (and throws if so), agrees on the settings and
+// whether the graph is weighted, and has rank 0's profiles: one allreduce.
 template <typename Spec>
 void agree_on_arguments(MPI_Comm comm, Arguments<Spec>& arguments, bool weighted) {
-  std::vector<int> must_match = settings_to_match(arguments.settings, arguments.node_size);
-  must_match.push_back(weighted ? 1 : 0);
-  agree(comm, arguments.error, must_match,
-        Error(Errc::arg, "processes passed different algorithms, CARTCOLL_MAX_TAG, CARTCOLL_PROFILE, weighted and "
-                         "unweighted graphs, set-up parameters, node sizes or the uniform-blocks assertion"));
-  share_profile(comm, arguments.settings);
+  const Error mismatch(Errc::arg, "processes passed different algorithms, CARTCOLL_MAX_TAG, CARTCOLL_PROFILE, weighted "
+                                  "and unweighted graphs, set-up parameters, node sizes or the uniform-blocks assertion");
+  Agreement agreement;
+  const ProfileSlots profiles = put_settings(agreement, comm, arguments.settings, arguments.node_size, mismatch);
+  agreement.must_match(weighted ? 1 : 0, mismatch);
+  agreement.run(comm, arguments.error);
+  take_profiles(comm, agreement, profiles, arguments.settings);
 }
 
 // Every process tells each of its destinations how often it names it; each process compares what it
@@ -284,27 +285,42 @@ MPI_Comm create_graph(MPI_Comm comm, const std::function<EdgeSpec()>& parse, MPI
 
 namespace {
 
-// The settings of a communicator MPI made (agreed_settings), with node-combining's node size.
-Settings agreed_graph_settings(MPI_Comm comm, MPI_Info info, std::optional<int>& node_size) {
-  Settings settings = agreed_settings(comm, info, node_size);
-  set_graph_node_size(comm, node_size, settings);
-  return settings;
+// For a communicator MPI made: the settings (environment, else `info`) agreed on `graph`, with
+// node-combining's node size, in one allreduce with at_creation's first step; then what the graph
+// runs on (at_creation's other steps, the set-ups over `library` where given).
+Neighborhood agreed_at_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info, GraphNeighborhood neighbors,
+                                Settings& settings, LibraryComm* library) {
+  std::optional<int> node_size;
+  const std::optional<Error> error = read_settings_to_agree(graph, info, settings, node_size);
+  int rank = 0;
+  check(MPI_Comm_rank(graph, &rank), "MPI_Comm_rank");
+  CreationSteps steps(parent, graph, rank, neighbors, settings);
+  Agreement agreement;
+  const ProfileSlots profiles = put_settings(agreement, graph, settings, node_size, settings_mismatch());
+  steps.put(agreement);
+  agreement.run(graph, error);
+  take_profiles(graph, agreement, profiles, settings);
+  set_graph_node_size(graph, node_size, settings);
+  return steps.finish(graph, agreement, std::move(neighbors), settings, library);
 }
 
 }  // namespace
 
 void attach_at_mpi_creation(MPI_Comm parent, MPI_Comm graph, MPI_Info info) {
-  std::optional<int> node_size;
-  const Settings settings = agreed_graph_settings(graph, info, node_size);
   Weights weights;
   Neighborhood read = neighborhood_of_topology(graph, weights);
   if (read.graph() == nullptr) throw Error(Errc::intern, "a distributed graph without a graph neighborhood");
   int rank = 0;
   check(MPI_Comm_rank(graph, &rank), "MPI_Comm_rank");
-  Neighborhood neighborhood = at_creation(parent, graph, rank, *read.graph(), settings);
+  // Made before the agreement, so that a set-up can send over it rather than over a duplicate of its
+  // own. Blocking: Open MPI 4.1.4 can hang where an MPI_Comm_idup of the graph is still in progress
+  // while the program makes its next communicator.
+  const auto library = std::make_shared<LibraryComm>(graph);
+  Settings settings;
+  Neighborhood neighborhood = agreed_at_creation(parent, graph, info, *read.graph(), settings, library.get());
   // Attached whatever was decided, so that the first collective does not decide again.
   attach_state(graph, std::make_shared<CommState>(std::move(neighborhood), std::move(weights), rank,
-                                                  Origin::mpi_topology, settings, std::make_shared<LibraryComm>(graph)));
+                                                  Origin::mpi_topology, settings, library));
 }
 
 Neighborhood neighborhood_at_first_call(MPI_Comm comm, MPI_Comm library_comm, GraphNeighborhood neighbors,
@@ -312,11 +328,7 @@ Neighborhood neighborhood_at_first_call(MPI_Comm comm, MPI_Comm library_comm, Gr
   MPI_Info handle = MPI_INFO_NULL;
   check(MPI_Comm_get_info(comm, &handle), "MPI_Comm_get_info");
   const Info info(handle);
-  std::optional<int> node_size;
-  settings = agreed_graph_settings(library_comm, info.get(), node_size);
-  int rank = 0;
-  check(MPI_Comm_rank(library_comm, &rank), "MPI_Comm_rank");
-  return at_creation(library_comm, library_comm, rank, std::move(neighbors), settings);
+  return agreed_at_creation(library_comm, library_comm, info.get(), std::move(neighbors), settings, nullptr);
 }
 
 }  // namespace cartcoll::detail

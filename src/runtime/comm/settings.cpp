@@ -245,23 +245,59 @@ void share_profile(MPI_Comm comm, Settings& settings) {
   if (wants_machine_profile(settings, processes) && !settings.machine) settings.machine = measure_machine_profile(comm);
 }
 
-Settings agreed_settings(MPI_Comm comm, MPI_Info info, std::optional<int>& node_size) {
-  Settings settings;
-  std::optional<Error> error;
+std::optional<Error> read_settings_to_agree(MPI_Comm comm, MPI_Info info, Settings& settings,
+                                           std::optional<int>& node_size) {
   try {
     int rank = 0;
     check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
     read_all_settings(settings, node_size, info, rank == 0);
   } catch (const Error& local) {
-    error = local;
     settings = Settings{};
     node_size.reset();
+    return local;
   }
-  agree(comm, error, settings_to_match(settings, node_size),
-        Error(Errc::arg, "processes have different settings: algorithms, CARTCOLL_MAX_TAG, CARTCOLL_PROFILE, "
-                         "set-up parameters, node sizes or the uniform-blocks assertion"));
-  share_profile(comm, settings);
+  return std::nullopt;
+}
+
+ProfileSlots put_settings(Agreement& agreement, MPI_Comm comm, const Settings& settings, std::optional<int> node_size,
+                          const Error& mismatch) {
+  for (int value : settings_to_match(settings, node_size)) agreement.must_match(value, mismatch);
+  int processes = 0, rank = 0;
+  check(MPI_Comm_size(comm, &processes), "MPI_Comm_size");
+  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
+  std::array<double, 8> values{};  // rank 0's profile, then its machine profile where wanted
+  if (rank == 0) {
+    put(std::span(values).first<4>(), settings.profile);
+    if (wants_machine_profile(settings, processes)) put(std::span(values).last<4>(), cached_machine_profile());
+  }
+  const ProfileSlots first = agreement.from_root(values[0], rank == 0);
+  for (std::size_t i = 1; i < values.size(); ++i) agreement.from_root(values[i], rank == 0);
+  return first;
+}
+
+void take_profiles(MPI_Comm comm, const Agreement& agreement, ProfileSlots first, Settings& settings) {
+  std::array<double, 8> values{};
+  for (std::size_t i = 0; i < values.size(); ++i) values[i] = agreement.root_value(first + i);
+  settings.profile = got(std::span(values).first<4>());
+  settings.machine = got(std::span(values).last<4>());
+  int processes = 0;
+  check(MPI_Comm_size(comm, &processes), "MPI_Comm_size");
+  if (wants_machine_profile(settings, processes) && !settings.machine) settings.machine = measure_machine_profile(comm);
+}
+
+Settings agreed_settings(MPI_Comm comm, MPI_Info info, std::optional<int>& node_size) {
+  Settings settings;
+  const std::optional<Error> error = read_settings_to_agree(comm, info, settings, node_size);
+  Agreement agreement;
+  const ProfileSlots profiles = put_settings(agreement, comm, settings, node_size, settings_mismatch());
+  agreement.run(comm, error);
+  take_profiles(comm, agreement, profiles, settings);
   return settings;
+}
+
+Error settings_mismatch() {
+  return Error(Errc::arg, "processes have different settings: algorithms, CARTCOLL_MAX_TAG, CARTCOLL_PROFILE, "
+                          "set-up parameters, node sizes or the uniform-blocks assertion");
 }
 
 Settings local_settings(MPI_Info info) {

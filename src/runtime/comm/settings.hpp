@@ -13,6 +13,7 @@
 
 #include "core/planning/cost.hpp"
 #include "core/planning/plan.hpp"
+#include "collective.hpp"
 
 namespace cartcoll::detail {
 
@@ -86,6 +87,22 @@ std::optional<CostModel> cost_model_in(std::istream& in, std::string* wrong);
 // carries the first bad value, so that every process throws the same class; values that differ
 // between processes are Errc::arg everywhere.
 Settings agreed_settings(MPI_Comm comm, MPI_Info info, std::optional<int>& node_size);
+
+// The steps of agreed_settings, for a creation that agrees on more in the same allreduce:
+// read_all_settings on this process (rank 0 of `comm` reading the profile), an error returned for the
+// agreement, not thrown (the settings are then the defaults);
+std::optional<Error> read_settings_to_agree(MPI_Comm comm, MPI_Info info, Settings& settings,
+                                           std::optional<int>& node_size);
+// the values every process must hold alike (settings_to_match, each failing with `mismatch`) and rank
+// 0's profile and machine profile (where the policy wants one), put into `agreement`;
+using ProfileSlots = std::size_t;
+ProfileSlots put_settings(Agreement& agreement, MPI_Comm comm, const Settings& settings, std::optional<int> node_size,
+                          const Error& mismatch);
+// after it ran, rank 0's profiles in `settings`, the machine's measured now (collectively over
+// `comm`) where the policy wants one and rank 0 kept none.
+void take_profiles(MPI_Comm comm, const Agreement& agreement, ProfileSlots first, Settings& settings);
+// Processes whose good settings differ: Errc::arg.
+Error settings_mismatch();
 // The same without communicating, for a call that must not (a nonblocking first call): a bad value
 // throws on the processes that have it.
 Settings local_settings(MPI_Info info);

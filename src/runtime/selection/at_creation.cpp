@@ -54,41 +54,37 @@ struct PlannedRun {
   std::unique_ptr<SetupRun> run;
 };
 
-// Every run of the set-ups of `chosen` on this process. One allreduce sums every set-up's
-// contributions first, so that each decides from agreed totals how many runs it makes.
-std::vector<PlannedRun> setup_runs(MPI_Comm graph, const GraphView& view, const Settings& settings,
-                                   std::span<const Algorithm> chosen) {
-  std::vector<long long> totals;
-  std::vector<std::size_t> starts;
-  for (Algorithm algorithm : chosen) {
-    starts.push_back(totals.size());
-    const std::vector<long long> mine = algorithm.planner().setup->contributions(view);
-    totals.insert(totals.end(), mine.begin(), mine.end());
-  }
-  if (!totals.empty()) allreduce_sum(graph, std::span<long long>(totals));
+// Every run of the set-ups of `chosen` on this process, from their contributions' agreed totals
+// (`totals`, per planner of planners()), so that each decides alike how many runs it makes.
+std::vector<PlannedRun> setup_runs(const GraphView& view, const Settings& settings, std::span<const Algorithm> chosen,
+                                   std::span<const std::vector<long long>> totals) {
   std::vector<PlannedRun> runs;
-  for (std::size_t c = 0; c < chosen.size(); ++c) {
-    const PlannerEntry& planner = chosen[c].planner();
-    const std::size_t end = c + 1 < chosen.size() ? starts[c + 1] : totals.size();
-    const SetupInput input{view, settings.setup_parameters[static_cast<std::size_t>(chosen[c].id())],
-                           planner.needs_nodes ? settings.graph_node_size : 0, settings.algorithm.is_automatic(),
-                           std::span<const long long>(totals).subspan(starts[c], end - starts[c])};
-    for (std::unique_ptr<SetupRun>& run : planner.setup->runs(input)) runs.push_back({chosen[c], std::move(run)});
+  for (const Algorithm algorithm : chosen) {
+    const PlannerEntry& planner = algorithm.planner();
+    const auto id = static_cast<std::size_t>(algorithm.id());
+    const SetupInput input{view, settings.setup_parameters[id], planner.needs_nodes ? settings.graph_node_size : 0,
+                           settings.algorithm.is_automatic(), totals[id]};
+    for (std::unique_ptr<SetupRun>& run : planner.setup->runs(input)) runs.push_back({algorithm, std::move(run)});
   }
   return runs;
 }
 
 // Runs every set-up run in lockstep over MPI (the rounds of the longest, at most one message a peer a
-// round); the results, in the order of `runs`.
-std::vector<std::shared_ptr<const SetupResult>> run_setups(MPI_Comm graph, std::span<const PlannedRun> runs) {
+// round); the results, in the order of `runs`. The messages never meet the user's: they go over
+// `library` (the communicator's own, which carries nothing else before every process has received
+// all of them), else over a duplicate of `graph`.
+std::vector<std::shared_ptr<const SetupResult>> run_setups(MPI_Comm graph, std::span<const PlannedRun> runs,
+                                                           LibraryComm* library) {
   std::vector<RoundProtocol*> protocols;
   for (const PlannedRun& planned : runs) protocols.push_back(&planned.run->protocol());
-  const LibraryComm scratch(graph);  // the set-up's messages never meet the user's
+  std::optional<LibraryComm> scratch;
+  if (library == nullptr) scratch.emplace(graph);
+  const MPI_Comm comm = library != nullptr ? library->ready() : scratch->get();
   if (protocols.size() == 1) {
-    run_over_mpi(scratch.get(), *protocols.front());
+    run_over_mpi(comm, *protocols.front());
   } else {
     LockstepProtocols lockstep(protocols);
-    run_over_mpi(scratch.get(), lockstep);
+    run_over_mpi(comm, lockstep);
   }
   std::vector<std::shared_ptr<const SetupResult>> results;
   for (const PlannedRun& planned : runs) results.push_back(planned.run->result());
@@ -206,9 +202,25 @@ void decide_automatically(MPI_Comm graph, int rank, GraphNeighborhood& neighbors
 
 }  // namespace
 
-Neighborhood at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighborhood neighbors,
-                                      const Settings& settings) {
-  Neighborhood detected = detected_or_graph(parent, graph, neighbors, settings.algorithm);
+CreationSteps::CreationSteps(MPI_Comm parent, MPI_Comm graph, int rank, const GraphNeighborhood& neighbors,
+                             const Settings& local)
+    : detection_(parent, graph, neighbors, local.algorithm), rank_(rank) {
+  const GraphView view{rank, neighbors.size, neighbors.sources, neighbors.destinations};
+  for (const PlannerEntry& planner : planners())
+    contributions_.push_back(planner.setup != nullptr ? planner.setup->contributions(view) : std::vector<long long>{});
+}
+
+void CreationSteps::put(Agreement& agreement) {
+  detection_.put(agreement);
+  for (const std::vector<long long>& mine : contributions_) {
+    totals_.push_back(agreement.sum(0));
+    for (long long value : mine) agreement.sum(value);
+  }
+}
+
+Neighborhood CreationSteps::finish(MPI_Comm graph, const Agreement& agreed, GraphNeighborhood neighbors,
+                                   const Settings& settings, LibraryComm* library) {
+  Neighborhood detected = detection_.result(graph, agreed, neighbors);
   if (const CartesianNeighborhood* cartesian = detected.cartesian()) {
     if (settings.graph_node_size == 0) return detected;
     CartesianNeighborhood on_nodes = *cartesian;  // forced node-combining plans the Cartesian way
@@ -217,15 +229,29 @@ Neighborhood at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighbo
   }
   const std::vector<Algorithm> chosen = planners_with_setups(settings);
   if (chosen.empty()) return detected;
-  const GraphView view{rank, neighbors.size, neighbors.sources, neighbors.destinations};
-  const std::vector<PlannedRun> runs = setup_runs(graph, view, settings, chosen);
+  std::vector<std::vector<long long>> totals;
+  for (std::size_t p = 0; p < contributions_.size(); ++p) {
+    totals.emplace_back();
+    for (std::size_t i = 0; i < contributions_[p].size(); ++i) totals.back().push_back(agreed.summed(totals_[p] + 1 + i));
+  }
+  const GraphView view{rank_, neighbors.size, neighbors.sources, neighbors.destinations};
+  const std::vector<PlannedRun> runs = setup_runs(view, settings, chosen, totals);
   if (runs.empty()) return detected;
-  const auto results = run_setups(graph, runs);
+  const auto results = run_setups(graph, runs, library);
   if (settings.algorithm.is_automatic())
-    decide_automatically(graph, rank, neighbors, settings, runs, results);
+    decide_automatically(graph, rank_, neighbors, settings, runs, results);
   else
     neighbors.setup = results.front();
   return Neighborhood(std::move(neighbors));
+}
+
+Neighborhood at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighborhood neighbors,
+                         const Settings& settings) {
+  CreationSteps steps(parent, graph, rank, neighbors, settings);
+  Agreement agreement;
+  steps.put(agreement);
+  agreement.run(graph, std::nullopt);
+  return steps.finish(graph, agreement, std::move(neighbors), settings);
 }
 
 }  // namespace cartcoll::detail

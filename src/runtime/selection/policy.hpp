@@ -29,6 +29,8 @@
 
 #include "cartcoll/layout.hpp"
 #include "core/planning/cost.hpp"
+#include "runtime/comm/cartesian_detection.hpp"
+#include "runtime/comm/library_comm.hpp"
 #include "runtime/comm/neighborhood.hpp"
 #include "runtime/comm/settings.hpp"
 #include "runtime/comm/state.hpp"
@@ -61,6 +63,26 @@ bool may_run_on(Algorithm requested, NeighborhoodKind kind);
 // (this process is `rank` in `graph`, with `neighbors`); `settings` must be equal on every process.
 Neighborhood at_creation(MPI_Comm parent, MPI_Comm graph, int rank, GraphNeighborhood neighbors,
                          const Settings& settings);
+
+// at_creation in steps, so that its first allreduce may carry other values (through libcartcoll_mpi,
+// MPI_Dist_graph_create(_adjacent) agrees on the settings in it too): the constructor looks at this
+// process's side without communicating (`local`: its settings before they are agreed); put() adds
+// the detection's first step and every set-up's contributions (whichever run: one layout everywhere)
+// to an agreement; after the agreement ran, finish() does the rest with the agreed settings, the
+// set-ups' messages over `library` where given (the communicator's own: no duplicate of `graph`).
+class CreationSteps {
+ public:
+  CreationSteps(MPI_Comm parent, MPI_Comm graph, int rank, const GraphNeighborhood& neighbors, const Settings& local);
+  void put(Agreement& agreement);
+  Neighborhood finish(MPI_Comm graph, const Agreement& agreed, GraphNeighborhood neighbors, const Settings& settings,
+                      LibraryComm* library = nullptr);
+
+ private:
+  CartesianDetection detection_;
+  int rank_;
+  std::vector<std::vector<long long>> contributions_;  // per planner of planners(); empty where it has no set-up
+  std::vector<std::size_t> totals_;                    // their first slots in the agreement
+};
 
 // --- Per call (per_call.cpp, policy.cpp) ---
 
