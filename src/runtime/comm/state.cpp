@@ -58,10 +58,12 @@ void CommState::mark_freed() noexcept {
   type_cache = TypeCache();
 }
 
-void CommState::give_back(std::unique_ptr<ScheduledOperation> operation, std::uint64_t generation) noexcept {
+std::unique_ptr<ScheduledOperation> CommState::give_back(std::unique_ptr<ScheduledOperation> operation,
+                                                         std::uint64_t generation) noexcept {
   RepeatedNonblocking& last = last_nonblocking_call;
-  if (freed() || last.idle || last.generation != generation) return;
+  if (freed() || last.idle || last.generation != generation) return operation;
   last.idle = std::move(operation);
+  return nullptr;
 }
 
 std::shared_ptr<const Schedule> CommState::schedule(Collective collective, Choice choice) {
