@@ -52,9 +52,8 @@ int delete_table(MPI_Comm, int, void* value, void*) {
   return MPI_SUCCESS;
 }
 
-// The table of this process: an attribute of MPI_COMM_SELF, made on first use, gone at MPI_Finalize.
-RequestTable& table() {
-  if (made_table != nullptr) return *made_table;
+// The first call's way to the table: asks MPI, or makes it.
+[[gnu::noinline]] RequestTable& find_or_make_table() {
   static const int keyval = detail::create_keyval_freed_at_finalize(MPI_COMM_NULL_COPY_FN, delete_table);
   void* value = nullptr;
   int found = 0;
@@ -67,6 +66,10 @@ RequestTable& table() {
   detail::check(MPI_Comm_set_attr(MPI_COMM_SELF, keyval, made.get()), "MPI_Comm_set_attr");
   return *(made_table = made.release());
 }
+
+// The table of this process: an attribute of MPI_COMM_SELF, made on first use, gone at MPI_Finalize;
+// once made, found in a few instructions.
+RequestTable& table() { return made_table != nullptr ? *made_table : find_or_make_table(); }
 
 // Generalized-request callbacks. MPI calls them only at MPI_Finalize (delete_table): the library
 // completes its requests itself, so there is nothing to report, release or cancel.
