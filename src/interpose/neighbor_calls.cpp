@@ -14,12 +14,12 @@
 
 namespace {
 
-// An MPI call that succeeded in the library is counted for the report.
+// An MPI call that succeeded in the library is counted for the report, where there is one.
 template <typename Native, typename Library>
 int dispatch(const char* function, MPI_Comm comm, const MPI_Request* persistent, Native&& native, Library&& library) {
   if (cartcoll::interpose::disabled()) return native();
   const int code = library();
-  if (code == MPI_SUCCESS) cartcoll::interpose::count_call(function, comm, persistent);
+  if (code == MPI_SUCCESS && cartcoll::interpose::reporting()) cartcoll::interpose::count_call(function, comm, persistent);
   return code;
 }
 

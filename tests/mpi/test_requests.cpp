@@ -104,6 +104,55 @@ TEST_F(Requests, UserTrafficOnTheCommunicatorIsNotDisturbed) {
   for (int i = 0; i < 4; ++i) EXPECT_EQ(recv[static_cast<std::size_t>(i)], 10 * source(offsets_[i]) + i);
 }
 
+// A repeated nonblocking v call finds its communicator's state without asking MPI, and its kept
+// operation holds that state while idle: communicators freed and made again (MPI may give the new
+// one the freed one's handle) with other neighborhoods each deliver their own blocks, and a call
+// still in flight when its communicator is freed completes.
+TEST(RepeatedNonblocking, CommunicatorsFreedAndMadeAgain) {
+  int rank = 0;
+  const int p = world_size();
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  const std::vector<std::vector<int>> rounds = {{1, -1}, {2, 1, -1}, {-1}, {1, 1, 0}, {1, -1}};
+  for (std::size_t round = 0; round < rounds.size(); ++round) {
+    const std::vector<int>& offsets = rounds[round];
+    const int degree = static_cast<int>(offsets.size()), dims[] = {p}, periods[] = {1};
+    MPI_Comm comm = MPI_COMM_NULL;
+    ASSERT_EQ(Cart_neighborhood_create(MPI_COMM_WORLD, 1, dims, periods, degree, offsets.data(), MPI_UNWEIGHTED,
+                                       MPI_INFO_NULL, 0, &comm),
+              MPI_SUCCESS);
+    // Block j holds 1 + j ints, element e of this process's block j is value(rank, j, e, call).
+    std::vector<int> counts, displs;
+    for (int j = 0; j < degree; ++j) {
+      displs.push_back(j == 0 ? 0 : displs.back() + counts.back());
+      counts.push_back(1 + j);
+    }
+    const auto total = static_cast<std::size_t>(displs.back() + counts.back());
+    std::vector<int> send(total), recv(total);
+    const auto value = [&](int from, int block, int element, int call) {
+      return 100000 * call + 10000 * static_cast<int>(round) + 100 * from + 10 * block + element;
+    };
+    for (int call = 0; call < 4; ++call) {
+      for (int j = 0; j < degree; ++j)
+        for (int e = 0; e < counts[static_cast<std::size_t>(j)]; ++e)
+          send[static_cast<std::size_t>(displs[static_cast<std::size_t>(j)] + e)] = value(rank, j, e, call);
+      std::fill(recv.begin(), recv.end(), -1);
+      MPI_Request request = MPI_REQUEST_NULL;
+      ASSERT_EQ(CC_Ineighbor_alltoallv(send.data(), counts.data(), displs.data(), MPI_INT, recv.data(), counts.data(),
+                                       displs.data(), MPI_INT, comm, &request),
+                MPI_SUCCESS);
+      if (call == 3) ASSERT_EQ(MPI_Comm_free(&comm), MPI_SUCCESS);  // the last call in flight
+      ASSERT_EQ(CC_Wait(&request, MPI_STATUS_IGNORE), MPI_SUCCESS);
+      EXPECT_EQ(request, MPI_REQUEST_NULL);
+      for (int j = 0; j < degree; ++j) {
+        const int from = ((rank - offsets[static_cast<std::size_t>(j)]) % p + p) % p;
+        for (int e = 0; e < counts[static_cast<std::size_t>(j)]; ++e)
+          ASSERT_EQ(recv[static_cast<std::size_t>(displs[static_cast<std::size_t>(j)] + e)], value(from, j, e, call))
+              << "round " << round << ", call " << call << ", block " << j << ", element " << e;
+      }
+    }
+  }
+}
+
 // Blocking and nonblocking calls share struct datatypes through a cache on the communicator, keyed
 // by (address, count, predefined type). Changing buffers, reallocating them, and reusing a freed
 // derived datatype's handle for another layout must all still deliver the right data, and the cache

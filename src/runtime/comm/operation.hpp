@@ -109,36 +109,40 @@ class ScheduledOperation final : public Operation {
         execution_(std::move(execution)),
         kept_(kept) {}
   ~ScheduledOperation() override {
-    if (!state_) return;  // kept idle: its tag went back when it was let go
+    if (tag_ == no_tag) return;  // kept idle: its tag went back when it was let go
     if (persistent())
       state_->tags().release_persistent(tag_);
     else
       state_->tags().release_ephemeral(tag_);
   }
 
-  // A kept operation taken for a call on `state` (the one it was made on) that holds `tag`.
-  void reuse(std::shared_ptr<CommState> state, MPI_Comm user_comm, int tag) noexcept {
-    state_ = std::move(state);
+  // A kept operation taken for a call on the state it was made on, that holds `tag`.
+  void reuse(MPI_Comm user_comm, int tag) noexcept {
     reset_user_comm(user_comm);
     tag_ = tag;
     execution_->retag(tag);
   }
+  // Kept idle, the operation keeps its reference to the state (no reference is counted per call): the
+  // state's slot holds it until the user's communicator is freed (CommState::mark_freed), which breaks
+  // that cycle. One the slot refuses goes on return, when no member of the state runs any more.
   void let_go(std::unique_ptr<Operation> self) noexcept override {
     if (!kept_ || !execution_->complete() || execution_->error() != MPI_SUCCESS) return;
-    // The slot must hold no reference to its own state, so the operation gives up its state here.
-    const std::shared_ptr<CommState> state = std::move(state_);
-    state->tags().release_ephemeral(tag_);
-    static_cast<void>(self.release());  // this operation, owned from here on by the slot (or destroyed)
-    state->give_back(std::unique_ptr<ScheduledOperation>(this), *kept_);
+    state_->tags().release_ephemeral(tag_);
+    tag_ = no_tag;
+    static_cast<void>(self.release());  // this operation, owned from here on by the slot (or refused)
+    const std::unique_ptr<ScheduledOperation> refused =
+        state_->give_back(std::unique_ptr<ScheduledOperation>(this), *kept_);
   }
 
  private:
   void begin() override { execution_->start(); }
   Progressing& work() noexcept override { return *execution_; }
 
+  static constexpr int no_tag = -1;
+
   std::shared_ptr<CommState> state_;      // keeps the tag space alive
   std::shared_ptr<LibraryComm> library_;  // outlives MPI_Comm_free of the user's communicator
-  int tag_;
+  int tag_;                               // no_tag while kept idle
   std::vector<Datatype> layout_types_;  // before execution_, which may use them until it goes
   std::unique_ptr<Execution> execution_;
   std::optional<std::uint64_t> kept_;

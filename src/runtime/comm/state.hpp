@@ -156,13 +156,14 @@ class CommState {
     std::shared_ptr<const Schedule> schedule;  // what it ran (held, so that no other takes its address)
     bool direct = false;                       // the direct exchange only: no choice to make again
     Run run;
-    std::unique_ptr<ScheduledOperation> idle;  // holds no reference to this state
+    std::unique_ptr<ScheduledOperation> idle;  // holds a reference to this state, dropped by mark_freed
     std::uint64_t generation = 0;
   };
   RepeatedNonblocking last_nonblocking_call;
   // A completed operation of last_nonblocking_call's `generation` goes back there, if the slot is
-  // still of that generation and empty; otherwise it goes.
-  void give_back(std::unique_ptr<ScheduledOperation> operation, std::uint64_t generation) noexcept;
+  // still of that generation and empty; otherwise it is returned, for its caller to let go.
+  [[nodiscard]] std::unique_ptr<ScheduledOperation> give_back(std::unique_ptr<ScheduledOperation> operation,
+                                                              std::uint64_t generation) noexcept;
 
   // When the user's communicator is freed: views that outlive it notice (freed()), and the library
   // communicator goes as soon as no operation holds it any more.

@@ -254,7 +254,7 @@ Request iexchange(const std::shared_ptr<CommState>& state, MPI_Comm user_comm, c
                   const std::function<Layout()>& make_layout, Contract contract) {
   if (auto operation = repeated_operation(*state, print, contract)) {
     EphemeralTag tag(state->tags());
-    operation->reuse(state, user_comm, tag.get());
+    operation->reuse(user_comm, tag.get());
     return start_nonblocking(std::move(operation), tag, nullptr);
   }
   const Layout layout = make_layout();

@@ -183,13 +183,18 @@ bool ProgressEngine::complete_alone(bool block, Progressing& work) {
   if (!done && code == MPI_SUCCESS) return true;
   // Work that goes on after a failed message keeps its pending requests, to be waited for again.
   const bool keep_pending = code == MPI_ERR_IN_STATUS && !work.complete_;
-  for (std::size_t i = 0; i < requests_.size(); ++i)
-    if (!keep_pending || requests_[i] == MPI_REQUEST_NULL) {
-      entries_[i].owner = nullptr;
-      --work.outstanding_;
-    }
-  drop_completed();
-  if (keep_pending && work.outstanding_ > 0) return true;
+  if (keep_pending) {
+    for (std::size_t i = 0; i < requests_.size(); ++i)
+      if (requests_[i] == MPI_REQUEST_NULL) {
+        entries_[i].owner = nullptr;
+        --work.outstanding_;
+      }
+    drop_completed();
+    if (work.outstanding_ > 0) return true;
+  } else {
+    requests_.clear();  // every request in the pool was `work`'s, and each is complete
+    entries_.clear();
+  }
   work.outstanding_ = 0;
   if (!work.complete_) work.advance(*this);
   if (work.complete_ && work.outstanding_ == 0) unregister(work);
