@@ -28,7 +28,8 @@ Execution::Execution(const Schedule& schedule, const Layout& layout, MPI_Comm co
   layout_temps(schedule);
   for (const Phase& phase : schedule.phases) lower_phase(phase);
   straight_.seal();
-  if (!straight_.empty() && reuse_.straight_offset <= 0)
+  gated_ = !straight_.empty();
+  if (gated_ && reuse_.straight_offset <= 0)
     throw Error(Errc::intern, "a size gate on a communicator without straight tags");
   bind_staged_runs();
   layout_ = nullptr;  // everything needed has been copied out; the caller's Layout and Schedule may go
@@ -189,7 +190,6 @@ std::vector<PackedPart> Execution::packed_parts(const Message& message, bool sen
 // The size gate's blocks, beside the phases (StraightBlocks): the sends and early receives as the
 // execution starts, the other receives once their blocks are learned absent.
 void Execution::post_straight(ProgressEngine& engine, bool first) {
-  if (straight_.empty()) return;
   straight_requests_.clear();
   const int tag = tag_ + reuse_.straight_offset;
   if (first) straight_.post_first(comm_, tag, straight_requests_);
@@ -224,7 +224,7 @@ Execution::~Execution() {
 void Execution::start() {
   current_ = 0;
   posted_ = false;
-  straight_.restart();
+  if (gated_) straight_.restart();
   if (gate_ && !gate_->open())
     gate_->start_when_open(*this);
   else
@@ -237,7 +237,7 @@ void Execution::post_phase(ProgressEngine& engine) {
   staging_.gather(phase.gathered);
   const auto to_engine = [&](MPI_Request request) { engine.post(*this, request, ProgressEngine::Kind::owned_by_engine); };
   for (const Lowered& m : phase.recvs) to_engine(post(m, false));
-  if (current_ == 0) post_straight(engine, true);
+  if (gated_ && current_ == 0) post_straight(engine, true);
   post_sends(phase, to_engine);
   if (phase.sized_recvs.empty()) return;
   phase.matched.assign(phase.sized_recvs.size(), false);
@@ -297,7 +297,7 @@ void Execution::run() {
 // False, doing nothing, where the engine must run it. A failed phase leaves nothing behind: what
 // MPI_Waitall did not complete is cancelled and freed.
 bool Execution::run_alone() {
-  if (gate_ || probes_ || !straight_.empty() || !ProgressEngine::instance().idle()) return false;
+  if (gate_ || probes_ || gated_ || !ProgressEngine::instance().idle()) return false;
   begin();
   try {
     for (current_ = 0; current_ < phases_.size(); ++current_) {
@@ -375,7 +375,7 @@ void Execution::advance(ProgressEngine& engine) noexcept {
       }
       staging_.scatter(phases_[current_].scattered);
       unpack_sized();
-      post_straight(engine, false);
+      if (gated_) post_straight(engine, false);
       run_copies();
       run_reductions();
       ++current_;

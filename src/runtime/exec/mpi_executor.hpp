@@ -133,6 +133,7 @@ class Execution : public Progressing {
   LearnedBlocks learned_;         // sizes_travel_: the temp blocks, as the messages that filled them hold them
   // Under the size gate (Schedule::forward_up_to): the blocks kept from forwarding.
   StraightBlocks straight_;
+  bool gated_ = false;                          // straight_ holds a block
   std::vector<MPI_Request> straight_requests_;  // scratch: the requests just posted for them
   std::size_t current_ = 0;
   bool posted_ = false;  // the current phase's messages are posted

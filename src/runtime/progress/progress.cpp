@@ -305,11 +305,14 @@ void ProgressEngine::complete(std::span<const std::size_t> completed, std::span<
     entry.owner = nullptr;
     --owner->outstanding_;
     if (entry.aside) --owner->aside_;
-    if (owner->outstanding_ == owner->aside_ && std::find(advanced_.begin(), advanced_.end(), owner) == advanced_.end())
+    if (owner->outstanding_ == owner->aside_ && !owner->to_advance_) {
+      owner->to_advance_ = true;
       advanced_.push_back(owner);
+    }
   }
   drop_completed();
   for (Progressing* owner : advanced_) {
+    owner->to_advance_ = false;
     if (!owner->complete_) owner->advance(*this);
     if (owner->complete_ && owner->outstanding_ == 0) unregister(*owner);
   }

@@ -64,6 +64,7 @@ class Progressing {
   friend class ProgressEngine;
   int outstanding_ = 0;
   int aside_ = 0;     // of outstanding_, those posted aside
+  bool to_advance_ = false;  // in ProgressEngine::complete's list of works to advance
   int expected_ = 0;  // messages expected by probe, not yet matched (each counts as outstanding)
   bool complete_ = true;
   bool registered_ = false;
