@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: BSD-3-Clause
+#pragma once
+// One process's view of the message counts its routes affect, and its choice of routes against
+// them: its own messages of both phases, and for each out-neighbor (a candidate relay) the count of
+// its phase-0 messages and its phase-1 blocks by receiver, as that neighbor last reported them.
+#include <map>
+#include <span>
+#include <vector>
+
+namespace cartcoll::detail {
+
+// A neighbor's counts: its phase-0 messages, its phase-1 blocks by receiver (one message each).
+struct NeighborLoads {
+  int first = 0;
+  std::map<int, int> second;
+};
+
+class RelayLoads {
+ public:
+  // first, second: this process's blocks by receiver in phase 0 and phase 1 (the ones it relays too).
+  RelayLoads(int self, std::map<int, int> first, std::map<int, int> second, std::map<int, NeighborLoads> neighbors)
+      : self_(self), first_(std::move(first)), second_(std::move(second)), neighbors_(std::move(neighbors)) {}
+
+  // Adds (delta 1) or removes (-1) this process's block for `receiver` on `route`.
+  void move(int receiver, int route, int delta);
+  // The penalty of the counts of this process and of the relays on the two routes: steep in either
+  // phase's count and in their sum, so that the busiest process gains most from a move.
+  double cost(int route_a, int route_b) const;
+
+ private:
+  int self_;
+  std::map<int, int> first_, second_;
+  std::map<int, NeighborLoads> neighbors_;
+};
+
+// The best route, in turn, for the block to each of `receivers` (parallel to `routes`, which hold
+// the current ones): among the direct ones and every relay in `relays_of` (receiver -> the
+// out-neighbors that have it as an out-neighbor), the one of least cost given the others.
+std::vector<int> rerouted(RelayLoads loads, std::span<const int> receivers, std::vector<int> routes,
+                          const std::map<int, std::vector<int>>& relays_of);
+
+}  // namespace cartcoll::detail
