@@ -81,7 +81,7 @@ TEST(RelayProof, SizesTravelWithEveryEdgeSizedApart) {
 
 // A halo graph of 1024 parts: blocks relayed through a neighbor of both ends, proven with every edge
 // sized apart, two phases, and on the latency-only machine (0.5 us a message sent, 1 us on the way)
-// at most 0.75 times the direct exchange's time (0.70 when this was written).
+// at most 0.7 times the direct exchange's time (0.59 with the set-up's defaults).
 TEST(RelayProof, MeshPartitionHaloRelaysThroughCommonNeighbors) {
   const Graph graph = graph_of(graphs::mesh_partition(1024, 3, 81, 1));
   const SimulatedRelaySetup setup = simulate_relay_setup(graph, RelayParameters{});
@@ -99,7 +99,7 @@ TEST(RelayProof, MeshPartitionHaloRelaysThroughCommonNeighbors) {
   for (int rank = 0; rank < graph.size(); ++rank)
     direct.push_back(plan(Algorithm::named("trivial"), graph.view(rank), Collective::alltoall));
   const MessageTiming timing{0.5e-6, 1e-6, 0};
-  EXPECT_LE(replayed_call(schedules, timing, 4), 0.75 * replayed_call(direct, timing, 4));
+  EXPECT_LE(replayed_call(schedules, timing, 4), 0.7 * replayed_call(direct, timing, 4));
   for (const Schedule& schedule : schedules) EXPECT_EQ(schedule.phases.size(), 2u);
 }
 

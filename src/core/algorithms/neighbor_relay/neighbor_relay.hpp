@@ -26,6 +26,9 @@ struct RelayPattern final : SetupResult {
   std::vector<std::pair<int, int>> routes;                // (out-neighbor, route), ascending
   std::vector<std::pair<int, std::vector<int>>> relayed;  // (in-neighbor, its receivers it relays here, ascending)
   std::vector<std::pair<int, int>> arrivals;              // (in-neighbor, the route it chose to here), ascending
+  // (out-neighbor, its phase-1 messages), ascending: phase 0 sends first to the busiest of phase 1,
+  // whose phase 1 starts when its last phase-0 message is in.
+  std::vector<std::pair<int, int>> second_messages;
 };
 
 struct RelayParameters {

@@ -3,10 +3,12 @@
 //   phase 0: to each out-neighbor the blocks that go there now: its own block where it goes direct
 //            in phase 0, then the blocks it relays, by receiver ascending (into temps shaped like
 //            the relay's receive block from this process: one count matches them in a regular
-//            alltoall; the message carries their sizes where sizes travel);
+//            alltoall; the message carries their sizes where sizes travel); the messages in order of
+//            their receivers' phase-1 messages, most first, so that the busiest start phase 1 first;
 //   phase 1: to each receiver its blocks of this phase, by origin ascending: this process's own
 //            where it goes direct in phase 1, and those it relays.
 // Repeated and self edges go direct in phase 0. Without a pattern this is the direct exchange.
+#include <algorithm>
 #include <map>
 
 #include "cartcoll/error.hpp"
@@ -33,7 +35,10 @@ void add_first_phase(const RelayPattern& pattern, const SingleEdgeIndex& out, co
       message.blocks.push_back({Buffer::send, out(receiver)});
       message.carries_sizes = true;
     }
+  std::map<int, int> busy(pattern.second_messages.begin(), pattern.second_messages.end());
   for (auto& [peer, message] : sends) phase.sends.push_back(std::move(message));
+  std::stable_sort(phase.sends.begin(), phase.sends.end(),
+                   [&](const Message& a, const Message& b) { return busy[a.peer] > busy[b.peer]; });
   std::map<int, Message> recvs;
   for (const auto& [origin, route] : pattern.arrivals)
     if (route == relay_direct_first) recvs[origin] = Message{origin, {{Buffer::recv, in(origin)}}};

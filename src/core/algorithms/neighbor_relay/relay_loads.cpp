@@ -14,10 +14,11 @@ void add(std::map<int, int>& counts, int receiver, int delta) {
   if ((counts[receiver] += delta) == 0) counts.erase(receiver);
 }
 
-// Each phase's count weighs 1.5 times, so that neither phase carries nearly all of a process's
-// messages; the sixth power makes the busiest process's count dominate the sum.
+// Each phase's count weighs 1.3 times, so that neither phase carries nearly all of a process's
+// messages; the 12th power makes the busiest process's count dominate the sum (docs/neighbor-relay.md,
+// "The penalty", has the figures behind both).
 double penalty(double first, double second) {
-  constexpr double weight = 1.5, power = 6;
+  constexpr double weight = 1.3, power = 12;
   return std::pow(first + second, power) + std::pow(weight * first, power) + std::pow(weight * second, power);
 }
 

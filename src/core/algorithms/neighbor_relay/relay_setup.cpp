@@ -91,6 +91,10 @@ RelayPattern RelaySetup::pattern() const {
   for (std::size_t k = 0; k < out_.size(); ++k) pattern.routes.emplace_back(out_[k], routes_[k]);
   pattern.relayed.assign(relayed_.begin(), relayed_.end());
   pattern.arrivals.assign(arrivals_.begin(), arrivals_.end());
+  for (int to : out_) {
+    const auto found = loads_.find(to);
+    pattern.second_messages.emplace_back(to, found != loads_.end() ? static_cast<int>(found->second.second.size()) : 0);
+  }
   return pattern;
 }
 

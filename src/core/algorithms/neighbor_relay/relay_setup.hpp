@@ -7,7 +7,8 @@
 //                  receiver (its own direct ones and those it relays);
 //     routes:      where (rank + t) % classes == 0 it reroutes its blocks against those counts
 //                  (relay_loads.hpp); every process tells each out-neighbor how its block there
-//                  travels and which of its blocks that neighbor relays.
+//                  travels and which of its blocks that neighbor relays;
+//   a last loads round, from which each process orders its phase-0 sends.
 // Every process starts with every block direct in phase 0.
 #include <map>
 #include <vector>
@@ -23,7 +24,7 @@ class RelaySetup final : public RoundProtocol {
  public:
   RelaySetup(const GraphView& view, const RelayParameters& parameters);
 
-  int rounds() const override { return 1 + 2 * parameters_.iterations; }
+  int rounds() const override { return 2 + 2 * parameters_.iterations; }
   std::vector<Parcel> outgoing(int round) override;
   void incoming(int round, std::vector<Parcel> parcels) override;
 
