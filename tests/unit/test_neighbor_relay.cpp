@@ -2,13 +2,14 @@
 // neighbor-relay without MPI: the set-up over the simulated transport, and the pipeline set-up ->
 // schedules -> simulator checked against the reference model on random graphs with repeated edges,
 // self edges, isolated processes and absent neighbors, with blocks of one size and with every edge
-// sized apart; on a mesh-partition halo graph every relay is a neighbor of both ends and the replay
-// beats the direct exchange's.
+// sized apart, alltoall and allgather; on a mesh-partition halo graph every relay is a neighbor of
+// both ends and the replay beats the direct exchange's.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "core/algorithms/neighbor_relay/neighbor_relay.hpp"
@@ -28,13 +29,13 @@ const Algorithm neighbor_relay = Algorithm::named("neighbor-relay");
 Graph graph_of(const graphs::EdgeList& edges) { return Graph::from_edges(edges.size, edges.edges); }
 
 // Every process's schedule from its set-up result.
-std::vector<Schedule> relay_schedules(const Graph& graph, const SimulatedRelaySetup& setup, bool sizes_travel = false,
-                                      std::optional<long long> gate = {}) {
+std::vector<Schedule> relay_schedules(const Graph& graph, const SimulatedRelaySetup& setup, Collective collective,
+                                      bool sizes_travel = false, std::optional<long long> gate = {}) {
   std::vector<Schedule> schedules;
   for (int rank = 0; rank < graph.size(); ++rank) {
     GraphView view = graph.view(rank);
     view.setup = &setup.patterns[static_cast<std::size_t>(rank)];
-    schedules.push_back(plan(neighbor_relay, view, Collective::alltoall));
+    schedules.push_back(plan(neighbor_relay, view, collective));
     schedules.back().sizes_travel = sizes_travel;
     schedules.back().forward_up_to = gate;
   }
@@ -43,10 +44,10 @@ std::vector<Schedule> relay_schedules(const Graph& graph, const SimulatedRelaySe
 
 // The simulator against the reference model, on blocks of one size, or, where sizes travel, with
 // every edge sized apart (test::graph_blocks).
-::testing::AssertionResult proven(const Graph& graph, const std::vector<Schedule>& schedules, bool sizes_travel) {
-  const auto [send, recv] = sizes_travel ? test::graph_blocks(graph, Collective::alltoall)
-                                         : test::uniform_blocks(graph, Collective::alltoall, 3);
-  const Blocks expected = reference::exchange(graph, Collective::alltoall, send, recv);
+::testing::AssertionResult proven(const Graph& graph, Collective collective, const std::vector<Schedule>& schedules,
+                                  bool sizes_travel) {
+  const auto [send, recv] = sizes_travel ? test::graph_blocks(graph, collective) : test::uniform_blocks(graph, collective, 3);
+  const Blocks expected = reference::exchange(graph, collective, send, recv);
   return test::simulates_to(schedules, send, recv, expected);
 }
 
@@ -55,26 +56,31 @@ bool has_edge(const Graph& graph, int from, int to) {
   return std::find(destinations.begin(), destinations.end(), to) != destinations.end();
 }
 
-TEST(RelayProof, RandomGraphsWithRepeatedSelfAndAbsentEdges) {
+class RelayProof : public ::testing::TestWithParam<Collective> {};
+
+TEST_P(RelayProof, RandomGraphsWithRepeatedSelfAndAbsentEdges) {
   std::mt19937 rng(4321);
   for (int trial = 0; trial < 200; ++trial) {
     const test::GraphShape shape{1 + trial % 29, 2 + trial % 11, trial % 3 == 0};
     const Graph graph = test::random_graph(rng, shape);
     const SimulatedRelaySetup setup = simulate_relay_setup(graph, RelayParameters{1 + trial % 9, 1 + trial % 3});
-    ASSERT_TRUE(proven(graph, relay_schedules(graph, setup), false)) << "trial " << trial << ", p = " << shape.size;
+    ASSERT_TRUE(proven(graph, GetParam(), relay_schedules(graph, setup, GetParam()), false))
+        << "trial " << trial << ", p = " << shape.size;
   }
 }
 
 // Without the assertion: every edge sized apart, zeros too, each relay learning the sizes of what it
 // passes on from the message that brings it; every other trial under auto's size gate.
-TEST(RelayProof, SizesTravelWithEveryEdgeSizedApart) {
+TEST_P(RelayProof, SizesTravelWithEveryEdgeSizedApart) {
   std::mt19937 rng(8642);
   for (int trial = 0; trial < 200; ++trial) {
     const test::GraphShape shape{1 + trial % 29, 2 + trial % 11, trial % 3 == 0};
     const Graph graph = test::random_graph(rng, shape);
-    const std::optional<long long> gate = trial % 2 == 1 ? std::optional<long long>(trial % 8 - 1) : std::nullopt;
+    const std::optional<long long> gate = GetParam() == Collective::alltoall && trial % 2 == 1
+                                              ? std::optional<long long>(trial % 8 - 1)
+                                              : std::nullopt;
     const SimulatedRelaySetup setup = simulate_relay_setup(graph, RelayParameters{});
-    ASSERT_TRUE(proven(graph, relay_schedules(graph, setup, true, gate), true))
+    ASSERT_TRUE(proven(graph, GetParam(), relay_schedules(graph, setup, GetParam(), true, gate), true))
         << "trial " << trial << ", p = " << shape.size << (gate ? ", gated" : "");
   }
 }
@@ -82,7 +88,7 @@ TEST(RelayProof, SizesTravelWithEveryEdgeSizedApart) {
 // A halo graph of 1024 parts: blocks relayed through a neighbor of both ends, proven with every edge
 // sized apart, two phases, and on the latency-only machine (0.5 us a message sent, 1 us on the way)
 // at most 0.7 times the direct exchange's time (0.59 with the set-up's defaults).
-TEST(RelayProof, MeshPartitionHaloRelaysThroughCommonNeighbors) {
+TEST_P(RelayProof, MeshPartitionHaloRelaysThroughCommonNeighbors) {
   const Graph graph = graph_of(graphs::mesh_partition(1024, 3, 81, 1));
   const SimulatedRelaySetup setup = simulate_relay_setup(graph, RelayParameters{});
   int relayed = 0;
@@ -93,15 +99,20 @@ TEST(RelayProof, MeshPartitionHaloRelaysThroughCommonNeighbors) {
         ASSERT_TRUE(has_edge(graph, rank, route) && has_edge(graph, route, receiver)) << rank << " -> " << receiver;
       }
   EXPECT_GT(relayed, static_cast<int>(graph.edges() / 4));
-  const std::vector<Schedule> schedules = relay_schedules(graph, setup, true);
-  ASSERT_TRUE(proven(graph, schedules, true));
+  const std::vector<Schedule> schedules = relay_schedules(graph, setup, GetParam(), true);
+  ASSERT_TRUE(proven(graph, GetParam(), schedules, true));
   std::vector<Schedule> direct;
   for (int rank = 0; rank < graph.size(); ++rank)
-    direct.push_back(plan(Algorithm::named("trivial"), graph.view(rank), Collective::alltoall));
+    direct.push_back(plan(Algorithm::named("trivial"), graph.view(rank), GetParam()));
   const MessageTiming timing{0.5e-6, 1e-6, 0};
   EXPECT_LE(replayed_call(schedules, timing, 4), 0.7 * replayed_call(direct, timing, 4));
   for (const Schedule& schedule : schedules) EXPECT_EQ(schedule.phases.size(), 2u);
 }
+
+INSTANTIATE_TEST_SUITE_P(Collectives, RelayProof, ::testing::Values(Collective::alltoall, Collective::allgather),
+                         [](const auto& test_info) {
+                           return std::string(test_info.param == Collective::allgather ? "allgather" : "alltoall");
+                         });
 
 // The set-up's two ends agree: what an origin routes through a relay the relay expects, and the
 // receiver expects it from that relay.
@@ -126,16 +137,16 @@ TEST(RelaySetup, OriginsRelaysAndReceiversAgree) {
 
 TEST(NeighborRelayPlanner, WithoutAPatternIsTheDirectExchange) {
   const Graph graph = graph_of(graphs::erdos_renyi(40, 0.3, 3));
-  for (int rank = 0; rank < graph.size(); ++rank) {
-    const Schedule direct = plan(Algorithm::named("trivial"), graph.view(rank), Collective::alltoall);
-    const Schedule relayed = plan(neighbor_relay, graph.view(rank), Collective::alltoall);
-    ASSERT_EQ(relayed.phases.size(), 1u);
-    EXPECT_EQ(relayed.phases[0].sends, direct.phases[0].sends);
-    EXPECT_EQ(relayed.phases[0].recvs, direct.phases[0].recvs);
-  }
+  for (int rank = 0; rank < graph.size(); ++rank)
+    for (const Collective collective : {Collective::alltoall, Collective::allgather}) {
+      const Schedule direct = plan(Algorithm::named("trivial"), graph.view(rank), collective);
+      const Schedule relayed = plan(neighbor_relay, graph.view(rank), collective);
+      ASSERT_EQ(relayed.phases.size(), 1u);
+      EXPECT_EQ(relayed.phases[0].sends, direct.phases[0].sends);
+      EXPECT_EQ(relayed.phases[0].recvs, direct.phases[0].recvs);
+    }
   const PlannerEntry& entry = neighbor_relay.planner();
   EXPECT_EQ(entry.setup, &detail::relay_setup);
-  EXPECT_FALSE(entry.serves(Collective::allgather));
   EXPECT_FALSE(entry.needs_uniform_blocks) << "a relay holds blocks of its in-neighbors only";
   EXPECT_TRUE(entry.graph_sizes_travel);
   EXPECT_FALSE(entry.auto_candidate);

@@ -7,11 +7,12 @@
 //            their receivers' phase-1 messages, most first, so that the busiest start phase 1 first;
 //   phase 1: to each receiver its blocks of this phase, by origin ascending: this process's own
 //            where it goes direct in phase 1, and those it relays.
-// Repeated and self edges go direct in phase 0. Without a pattern this is the direct exchange.
+// allgather sends its one block once a message and a relay keeps an origin's block once for all the
+// receivers it relays it to. Repeated and self edges go direct in phase 0. Without a pattern this
+// is the direct exchange.
 #include <algorithm>
 #include <map>
 
-#include "cartcoll/error.hpp"
 #include "core/planning/direct_graph.hpp"
 #include "core/planning/plan.hpp"
 #include "core/setup/single_edges.hpp"
@@ -21,61 +22,84 @@ namespace cartcoll::detail {
 
 namespace {
 
-// Phase 0's sends, and the temps its receives fill (by (origin, receiver)).
-void add_first_phase(const RelayPattern& pattern, const SingleEdgeIndex& out, const SingleEdgeIndex& in,
-                     Schedule& schedule, std::map<std::pair<int, int>, BlockRef>& temps) {
-  Phase& phase = schedule.phases[0];
+// A process's blocks by neighbor: alltoall's one per out-edge, allgather's one for all.
+struct Blocks {
+  const SingleEdgeIndex& out;
+  const SingleEdgeIndex& in;
+  bool allgather;
+  BlockRef own(int receiver) const { return {Buffer::send, allgather ? 0 : out(receiver)}; }
+  BlockRef from(int origin) const { return {Buffer::recv, in(origin)}; }
+};
+
+// Phase 0's sends, to the busiest receivers of phase 1 first. allgather's own block goes once a
+// message, for the receiver and all it relays to.
+void add_first_sends(const RelayPattern& pattern, const Blocks& blocks, Phase& phase) {
   std::map<int, Message> sends;  // by peer
-  auto to = [&](int peer) -> Message& { return sends.try_emplace(peer, Message{peer, {}}).first->second; };
+  auto add = [&](int peer, int receiver) -> Message& {
+    Message& message = sends.try_emplace(peer, Message{peer, {}}).first->second;
+    if (!blocks.allgather || message.blocks.empty()) message.blocks.push_back(blocks.own(receiver));
+    return message;
+  };
   for (const auto& [receiver, route] : pattern.routes)
-    if (route == relay_direct_first) to(receiver).blocks.push_back({Buffer::send, out(receiver)});
+    if (route == relay_direct_first) add(receiver, receiver);
   for (const auto& [receiver, route] : pattern.routes)
-    if (route >= 0) {
-      Message& message = to(route);
-      message.blocks.push_back({Buffer::send, out(receiver)});
-      message.carries_sizes = true;
-    }
-  std::map<int, int> busy(pattern.second_messages.begin(), pattern.second_messages.end());
+    if (route >= 0) add(route, receiver).carries_sizes = true;
+  const std::map<int, int> busy(pattern.second_messages.begin(), pattern.second_messages.end());
+  auto busyness = [&](const Message& message) {
+    const auto found = busy.find(message.peer);
+    return found != busy.end() ? found->second : 0;
+  };
   for (auto& [peer, message] : sends) phase.sends.push_back(std::move(message));
   std::stable_sort(phase.sends.begin(), phase.sends.end(),
-                   [&](const Message& a, const Message& b) { return busy[a.peer] > busy[b.peer]; });
+                   [&](const Message& a, const Message& b) { return busyness(a) > busyness(b); });
+}
+
+// Phase 0's receives, and where each block to relay waits (by (origin, receiver)): a temp shaped like
+// the receive block from its origin; allgather's one block of an origin for all its receivers, in
+// the receive block itself where it is for this process too.
+void add_first_receives(const RelayPattern& pattern, const Blocks& blocks, Schedule& schedule,
+                        std::map<std::pair<int, int>, BlockRef>& waiting) {
+  Phase& phase = schedule.phases[0];
   std::map<int, Message> recvs;
   for (const auto& [origin, route] : pattern.arrivals)
-    if (route == relay_direct_first) recvs[origin] = Message{origin, {{Buffer::recv, in(origin)}}};
+    if (route == relay_direct_first) recvs[origin] = Message{origin, {blocks.from(origin)}};
+  auto temp = [&](int origin) {
+    schedule.temps.push_back({Buffer::recv, blocks.in(origin)});
+    return BlockRef{Buffer::temp, static_cast<int>(schedule.temps.size()) - 1};
+  };
   for (const auto& [origin, receivers] : pattern.relayed) {
     Message& message = recvs.try_emplace(origin, Message{origin, {}}).first->second;
     message.carries_sizes = true;
+    if (blocks.allgather && message.blocks.empty()) message.blocks.push_back(temp(origin));
     for (int receiver : receivers) {
-      schedule.temps.push_back({Buffer::recv, in(origin)});
-      const BlockRef temp{Buffer::temp, static_cast<int>(schedule.temps.size()) - 1};
-      message.blocks.push_back(temp);
-      temps[{origin, receiver}] = temp;
+      if (!blocks.allgather) message.blocks.push_back(temp(origin));
+      waiting[{origin, receiver}] = message.blocks.back();
     }
   }
   for (auto& [peer, message] : recvs) phase.recvs.push_back(std::move(message));
 }
 
-void add_second_phase(const RelayPattern& pattern, const SingleEdgeIndex& out, const SingleEdgeIndex& in, int self,
-                      Schedule& schedule, const std::map<std::pair<int, int>, BlockRef>& temps) {
-  Phase& phase = schedule.phases[1];
+// Phase 1: to each receiver, by origin, this process's own block and the ones it relays there.
+void add_second_phase(const RelayPattern& pattern, const Blocks& blocks, int self, Phase& phase,
+                      const std::map<std::pair<int, int>, BlockRef>& waiting) {
   std::map<int, std::map<int, BlockRef>> sends;  // receiver -> origin -> block
   for (const auto& [receiver, route] : pattern.routes)
-    if (route == relay_direct_second) sends[receiver][self] = {Buffer::send, out(receiver)};
+    if (route == relay_direct_second) sends[receiver][self] = blocks.own(receiver);
   for (const auto& [origin, receivers] : pattern.relayed)
-    for (int receiver : receivers) sends[receiver][origin] = temps.at({origin, receiver});
-  for (const auto& [receiver, blocks] : sends) {
+    for (int receiver : receivers) sends[receiver][origin] = waiting.at({origin, receiver});
+  for (const auto& [receiver, by_origin] : sends) {
     Message message{receiver, {}};
-    for (const auto& [origin, block] : blocks) message.blocks.push_back(block);
+    for (const auto& [origin, block] : by_origin) message.blocks.push_back(block);
     phase.sends.push_back(std::move(message));
   }
   std::map<int, std::map<int, BlockRef>> recvs;  // carrier -> origin -> block
   for (const auto& [origin, route] : pattern.arrivals) {
-    if (route == relay_direct_second) recvs[origin][origin] = {Buffer::recv, in(origin)};
-    if (route >= 0) recvs[route][origin] = {Buffer::recv, in(origin)};
+    if (route == relay_direct_second) recvs[origin][origin] = blocks.from(origin);
+    if (route >= 0) recvs[route][origin] = blocks.from(origin);
   }
-  for (const auto& [carrier, blocks] : recvs) {
+  for (const auto& [carrier, by_origin] : recvs) {
     Message message{carrier, {}};
-    for (const auto& [origin, block] : blocks) message.blocks.push_back(block);
+    for (const auto& [origin, block] : by_origin) message.blocks.push_back(block);
     phase.recvs.push_back(std::move(message));
   }
 }
@@ -89,10 +113,9 @@ std::vector<int> firsts(const std::vector<std::pair<int, int>>& pairs) {
 }  // namespace
 
 Schedule plan_neighbor_relay(const GraphView& view, Collective collective) {
-  if (collective != Collective::alltoall) throw Error(Errc::arg, "neighbor-relay plans alltoall only");
   Schedule schedule;
   schedule.collective = collective;
-  schedule.send_blocks = static_cast<int>(view.destinations.size());
+  schedule.send_blocks = collective == Collective::allgather ? 1 : static_cast<int>(view.destinations.size());
   schedule.recv_blocks = static_cast<int>(view.sources.size());
   schedule.phases.resize(1);
   const RelayPattern* pattern = setup_result_of<RelayPattern>(view);
@@ -102,9 +125,11 @@ Schedule plan_neighbor_relay(const GraphView& view, Collective collective) {
   }
   schedule.phases.resize(2);
   const SingleEdgeIndex out(view.destinations, view.rank), in(view.sources, view.rank);
-  std::map<std::pair<int, int>, BlockRef> temps;
-  add_first_phase(*pattern, out, in, schedule, temps);
-  add_second_phase(*pattern, out, in, view.rank, schedule, temps);
+  const Blocks blocks{out, in, collective == Collective::allgather};
+  std::map<std::pair<int, int>, BlockRef> waiting;
+  add_first_sends(*pattern, blocks, schedule.phases[0]);
+  add_first_receives(*pattern, blocks, schedule, waiting);
+  add_second_phase(*pattern, blocks, view.rank, schedule.phases[1], waiting);
   add_direct_graph_edges(view, collective, schedule.phases[0], firsts(pattern->routes), firsts(pattern->arrivals));
   return schedule;
 }
@@ -113,6 +138,6 @@ extern const PlannerEntry neighbor_relay_planner{
     "neighbor-relay",
     "relaying through common neighbors on distributed graphs: each block direct or through a neighbor of both ends, "
     "routes balanced in a set-up so that no process sends many messages in either of the 2 phases",
-    true, false, false, nullptr, plan_neighbor_relay, &relay_setup, false, false, true};
+    true, true, false, nullptr, plan_neighbor_relay, &relay_setup, false, false, true};
 
 }  // namespace cartcoll::detail
