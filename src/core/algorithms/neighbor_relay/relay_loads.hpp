@@ -23,11 +23,14 @@ class RelayLoads {
 
   // Adds (delta 1) or removes (-1) this process's block for `receiver` on `route`.
   void move(int receiver, int route, int delta);
-  // The penalty of the counts of this process and of the relays on the two routes: steep in either
-  // phase's count and in their sum, so that the busiest process gains most from a move.
-  double cost(int route_a, int route_b) const;
+  // What adding this process's block for `receiver` on `route` adds to the penalty of this process
+  // and of the route's relay: each process's is steep in either phase's count and in their sum, so
+  // that a move that relieves the busiest process pays for several messages elsewhere.
+  double added_cost(int receiver, int route);
 
  private:
+  double penalty_of(int process) const;
+
   int self_;
   std::map<int, int> first_, second_;
   std::map<int, NeighborLoads> neighbors_;
