@@ -5,6 +5,7 @@
 // its phase-0 messages and its phase-1 blocks by receiver, as that neighbor last reported them.
 #include <map>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace cartcoll::detail {
@@ -24,8 +25,8 @@ class RelayLoads {
   // Adds (delta 1) or removes (-1) this process's block for `receiver` on `route`.
   void move(int receiver, int route, int delta);
   // What adding this process's block for `receiver` on `route` adds to the penalty of this process
-  // and of the route's relay: each process's is steep in either phase's count and in their sum, so
-  // that a move that relieves the busiest process pays for several messages elsewhere.
+  // and of the route's relay: each process's is convex in its messages, so that a move that
+  // relieves a busy process pays for a message more at a quieter one.
   double added_cost(int receiver, int route);
 
  private:
