@@ -140,7 +140,7 @@ TEST(GraphGenerators, CommandLineOptions) {
 TEST(GraphFigures, TrivialSendsOneMessagePerEdgeToAnotherProcess) {
   const std::vector<std::pair<int, int>> edges = {{0, 1}, {0, 1}, {0, 0}, {1, 2}, {2, 0}};
   const auto figures = plan_tool::compute_graph_figures(Graph::from_edges(4, edges));
-  ASSERT_EQ(figures.algorithms, (std::vector<std::string>{"trivial", "graph-combining", "node-combining", "graph-routing"}));
+  ASSERT_EQ(figures.algorithms, (std::vector<std::string>{"trivial", "graph-combining", "node-combining", "graph-routing", "neighbor-relay"}));
   EXPECT_EQ(figures.edges, 5u);
   ASSERT_EQ(figures.processes.size(), 4u);
   const std::vector<int> messages = {2, 1, 1, 0}, in = {2, 2, 1, 0}, out = {3, 1, 1, 0};
@@ -191,7 +191,7 @@ TEST(GraphFigures, NodeSizeGivesNodeCombiningItsOwnSetUp) {
   options.combining.threshold = 2;
   options.combining.node_size = 2;
   const auto figures = plan_tool::compute_graph_figures(graph, options);
-  ASSERT_EQ(figures.algorithms, (std::vector<std::string>{"trivial", "graph-combining", "node-combining", "graph-routing"}));
+  ASSERT_EQ(figures.algorithms, (std::vector<std::string>{"trivial", "graph-combining", "node-combining", "graph-routing", "neighbor-relay"}));
   const auto& zero = figures.processes[0].allgather;
   EXPECT_EQ(zero[0]->off_node, 6) << "trivial: every destination is on another node";
   EXPECT_LT(zero[1]->messages, 6) << "graph-combining pairs 0 with one of 1..3";

@@ -4,12 +4,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <sstream>
 
 #include <chrono>
 #include <cmath>
 
 #include "core/planning/plan.hpp"
+#include "core/setup/simulated_transport.hpp"
 #include "graph_proof.hpp"
 
 namespace cartcoll::plan_tool {
@@ -62,6 +64,32 @@ SetupFigures run_routing_setup(const Graph& graph, int dims, std::vector<Routing
   patterns = std::move(routing.patterns);
   if (!patterns.empty()) figures.extents = patterns.front().extents;
   return figures;
+}
+
+// The set-up of a planner the tool knows no figures for, run as the runtime runs it where the
+// planner is asked for (its parameters' defaults), over the simulated transport: each process's
+// result, or none where it makes no run.
+std::vector<std::shared_ptr<const SetupResult>> run_plugin_setup(const Graph& graph, const SetupPlugin& plugin) {
+  std::vector<int> values;
+  for (const SetupParameter& parameter : plugin.parameters) values.push_back(parameter.fallback);
+  std::vector<long long> totals;
+  for (int rank = 0; rank < graph.size(); ++rank) {
+    const std::vector<long long> mine = plugin.contributions(graph.view(rank));
+    totals.resize(mine.size());
+    for (std::size_t k = 0; k < mine.size(); ++k) totals[k] += mine[k];
+  }
+  std::vector<std::unique_ptr<SetupRun>> runs;
+  std::vector<detail::RoundProtocol*> protocols;
+  for (int rank = 0; rank < graph.size(); ++rank) {
+    std::vector<std::unique_ptr<SetupRun>> made = plugin.runs(SetupInput{graph.view(rank), values, 0, false, totals});
+    if (made.empty()) return {};
+    runs.push_back(std::move(made.front()));
+    protocols.push_back(&runs.back()->protocol());
+  }
+  detail::run_simulated(protocols);
+  std::vector<std::shared_ptr<const SetupResult>> results;
+  for (const auto& run : runs) results.push_back(run->result());
+  return results;
 }
 
 std::string joined(const std::vector<int>& values) {
@@ -213,8 +241,14 @@ std::string replay_text(const GraphFigures& figures) {
   for (std::size_t a = 0; a < figures.replayed_seconds.size(); ++a) {
     const auto [alltoall, allgather] = figures.replayed_seconds[a];
     if (alltoall < 0 && allgather < 0) continue;
-    std::snprintf(line, sizeof line, "  %-16s alltoall %8.2f us   allgather %8.2f us\n", figures.algorithms[a].c_str(),
-                  alltoall * 1e6, allgather * 1e6);
+    auto time = [](double seconds) {
+      char figure[32];
+      if (seconds < 0) return std::string("       -   ");
+      std::snprintf(figure, sizeof figure, "%8.2f us", seconds * 1e6);
+      return std::string(figure);
+    };
+    std::snprintf(line, sizeof line, "  %-16s alltoall %s   allgather %s\n", figures.algorithms[a].c_str(),
+                  time(alltoall).c_str(), time(allgather).c_str());
     text += line;
   }
   return text;
@@ -252,6 +286,7 @@ GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& optio
   // within nodes of options.combining.node_size; the first set-up's figures are reported.
   std::map<int, std::vector<CombiningPattern>> patterns;
   std::vector<RoutingPattern> routed;  // graph-routing's, per rank
+  std::map<const SetupPlugin*, std::vector<std::shared_ptr<const SetupResult>>> other_setups;  // per rank
   auto node_size_of = [&](const PlannerEntry& planner) { return planner.needs_nodes ? options.combining.node_size : 0; };
   auto combines = [](const PlannerEntry& planner) { return planner.setup == &detail::combining_setup; };
   auto routes = [](const PlannerEntry& planner) { return planner.setup == &detail::routing_setup; };
@@ -259,6 +294,8 @@ GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& optio
     if (planner.serves(NeighborhoodKind::graph)) {
       graph_planners.push_back(&planner);
       figures.algorithms.emplace_back(planner.name);
+      if (planner.setup != nullptr && !combines(planner) && !routes(planner) && other_setups.count(planner.setup) == 0)
+        other_setups[planner.setup] = run_plugin_setup(graph, *planner.setup);
       if (routes(planner) && !figures.routing_setup)
         figures.routing_setup = run_routing_setup(graph, options.routing_dims, routed);
       if (!combines(planner) || patterns.count(node_size_of(planner)) > 0) continue;
@@ -278,6 +315,8 @@ GraphFigures compute_graph_figures(const Graph& graph, const GraphOptions& optio
       if (combines(*graph_planners[a]))
         view.setup = &patterns.at(node_size_of(*graph_planners[a]))[static_cast<std::size_t>(rank)];
       if (routes(*graph_planners[a])) view.setup = &routed.at(static_cast<std::size_t>(rank));
+      if (const auto other = other_setups.find(graph_planners[a]->setup); other != other_setups.end() && !other->second.empty())
+        view.setup = other->second[static_cast<std::size_t>(rank)].get();
       for (const Collective collective : {Collective::alltoall, Collective::allgather}) {
         std::optional<Schedule> schedule;
         if (graph_planners[a]->serves(collective)) schedule = plan(Algorithm::named(graph_planners[a]->name), view, collective);
@@ -329,6 +368,8 @@ std::string to_table(const GraphFigures& figures) {
   out << line;
   for (const bool alltoall : {true, false})
     for (std::size_t a = 0; a < figures.algorithms.size(); ++a) {
+      if (!figures.processes.empty() && !(alltoall ? figures.processes[0].alltoall : figures.processes[0].allgather)[a])
+        continue;  // a planner that does not serve this collective
       const Spread messages = spread_of(figures, a, alltoall, [](const Figures& f) { return f.messages; });
       const Spread volume = spread_of(figures, a, alltoall, [](const Figures& f) { return f.volume; });
       const Spread phases = spread_of(figures, a, alltoall, [](const Figures& f) { return f.phases; });

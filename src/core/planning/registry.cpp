@@ -17,7 +17,8 @@
   X(graph_combining_planner)            \
   X(node_combining_planner)            \
   X(graph_routing_planner)              \
-  X(overlap_combining_planner)
+  X(overlap_combining_planner)          \
+  X(neighbor_relay_planner)
 
 namespace cartcoll {
 
