@@ -52,7 +52,7 @@ Proof prove_on_setup(const Graph& graph, const SimulatedSetup& setup, Collective
     view.setup = &setup.patterns[static_cast<std::size_t>(rank)];
     schedules.push_back(plan(graph_combining, view, collective));
     schedules.back().sizes_travel = sizes_travel;
-    if (gate) schedules.back() = with_size_gate(std::move(schedules.back()), *gate);
+    schedules.back().forward_up_to = gate;
     proof.combined_messages += schedules.back().messages();
     if (most_phases != nullptr) *most_phases = std::max(*most_phases, static_cast<int>(schedules.back().phases.size()));
   }

@@ -42,7 +42,7 @@ Proof prove_routing(const Graph& graph, Collective collective, int dims, bool si
     view.setup = &routing.patterns[static_cast<std::size_t>(rank)];
     schedules.push_back(plan(graph_routing, view, collective));
     schedules.back().sizes_travel = sizes_travel;
-    if (gate) schedules.back() = with_size_gate(std::move(schedules.back()), *gate);
+    schedules.back().forward_up_to = gate;
     proof.most_messages = std::max(proof.most_messages, schedules.back().messages());
     proof.most_phases = std::max(proof.most_phases, static_cast<int>(schedules.back().phases.size()));
   }

@@ -217,34 +217,6 @@ TEST(ScheduleMetrics, HandBuilt) {
   EXPECT_EQ(receive_only.communication_phases(), 1);
 }
 
-// The size gate moves each later direct edge (own blocks for their own receiver, on either side)
-// to the end of the first phase, in order, where that phase has no message with its peer; the
-// exchange with the friend, the edges with it and the combined messages stay.
-TEST(ScheduleMetrics, SizeGateMovesDirectEdgesIntoTheFirstPhase) {
-  Schedule s;
-  s.send_blocks = 4;
-  s.recv_blocks = 4;
-  s.send_peers = {1, 2, 3, 4};  // send block j goes to rank j + 1
-  s.recv_peers = {1, 2, 3, 4};
-  s.temps = {{Buffer::send, 0}};
-  // Phase 0: the exchange with friend 1 (send block 1, for rank 2; its block for rank 3 back).
-  s.phases.push_back(Phase{{{1, {{Buffer::send, 1}}, true}}, {{1, {{Buffer::temp, 0}}, true}}, {}});
-  // Phase 1: direct edges with ranks 1 and 4, a delivery to rank 3 (own block and the friend's), and
-  // one from rank 2 (its own block and one of rank 3's).
-  s.phases.push_back(Phase{{{1, {{Buffer::send, 0}}}, {4, {{Buffer::send, 3}}}, {3, {{Buffer::send, 2}, {Buffer::temp, 0}}}},
-                           {{1, {{Buffer::recv, 0}}}, {4, {{Buffer::recv, 3}}}, {2, {{Buffer::recv, 1}, {Buffer::recv, 2}}}},
-                           {}});
-  const Schedule gated = with_size_gate(s, 100);
-  EXPECT_EQ(gated.forward_up_to, 100);
-  ASSERT_EQ(gated.phases.size(), 2u);
-  EXPECT_EQ(gated.phases[0].sends, (std::vector<Message>{{1, {{Buffer::send, 1}}, true}, {4, {{Buffer::send, 3}}}}));
-  EXPECT_EQ(gated.phases[0].recvs, (std::vector<Message>{{1, {{Buffer::temp, 0}}, true}, {4, {{Buffer::recv, 3}}}}));
-  EXPECT_EQ(gated.phases[1].sends,
-            (std::vector<Message>{{1, {{Buffer::send, 0}}}, {3, {{Buffer::send, 2}, {Buffer::temp, 0}}}}));
-  EXPECT_EQ(gated.phases[1].recvs, (std::vector<Message>{{1, {{Buffer::recv, 0}}}, {2, {{Buffer::recv, 1}, {Buffer::recv, 2}}}}));
-  EXPECT_EQ(gated.messages(), s.messages());
-}
-
 TEST(Algorithms, TheRegistryNamesEveryPlannerOnce) {
   std::vector<std::string> names;
   for (const PlannerEntry& entry : planners()) {

@@ -2,9 +2,7 @@
 #include "schedule.hpp"
 
 #include <algorithm>
-#include <iterator>
 #include <stdexcept>
-#include <tuple>
 
 #include "cartcoll/error.hpp"
 
@@ -99,36 +97,6 @@ Schedule relabel_blocks(Schedule schedule, std::span<const int> send_order, std:
   }
   if (!send_order.empty()) schedule.send_blocks = present_blocks(send_order);
   if (!receive_order.empty()) schedule.recv_blocks = present_blocks(receive_order);
-  return schedule;
-}
-
-Schedule with_size_gate(Schedule schedule, long long limit) {
-  schedule.forward_up_to = limit;
-  if (schedule.phases.size() < 2) return schedule;
-  auto direct = [&](const Message& message, Buffer own, const std::vector<int>& peers) {
-    return !message.blocks.empty() && std::all_of(message.blocks.begin(), message.blocks.end(), [&](BlockRef ref) {
-      const auto at = static_cast<std::size_t>(ref.block);
-      return ref.buffer == own && at < peers.size() && peers[at] == message.peer;
-    });
-  };
-  Phase& first = schedule.phases.front();
-  for (auto [first_messages, own, peers] : {std::tuple{&first.sends, Buffer::send, &schedule.send_peers},
-                                            std::tuple{&first.recvs, Buffer::recv, &schedule.recv_peers}}) {
-    std::vector<int> busy;  // peers the first phase already has a message with
-    for (const Message& message : *first_messages) busy.push_back(message.peer);
-    std::sort(busy.begin(), busy.end());
-    auto movable = [&](const Message& message) {
-      return direct(message, own, *peers) && !std::binary_search(busy.begin(), busy.end(), message.peer);
-    };
-    std::vector<Message> moved;
-    for (std::size_t k = 1; k < schedule.phases.size(); ++k) {
-      std::vector<Message>& messages = own == Buffer::send ? schedule.phases[k].sends : schedule.phases[k].recvs;
-      const auto kept = std::stable_partition(messages.begin(), messages.end(), [&](const Message& m) { return !movable(m); });
-      std::move(kept, messages.end(), std::back_inserter(moved));
-      messages.erase(kept, messages.end());
-    }
-    first_messages->insert(first_messages->end(), moved.begin(), moved.end());
-  }
   return schedule;
 }
 

@@ -138,13 +138,4 @@ CARTCOLL_API Schedule relabel_receives(Schedule schedule, std::span<const int> o
 CARTCOLL_API Schedule relabel_blocks(Schedule schedule, std::span<const int> send_order,
                                      std::span<const int> receive_order);
 
-// `auto`'s size gate on an alltoall whose sizes travel (Schedule::forward_up_to = `limit`), with every
-// later message that holds only own blocks for their own receivers (a direct edge) moved to the end
-// of the first phase, in order, where that phase has no message between its two processes yet: a
-// large block then leaves as the call starts, right behind the friends' exchanges, not after them.
-// Both ends of such a message see the same messages between them, so they move it alike; it is
-// still received in the phase it is sent in, in the same order, and no message that carries sizes
-// stops being the last between its pair in its phase.
-CARTCOLL_API Schedule with_size_gate(Schedule schedule, long long limit);
-
 }  // namespace cartcoll

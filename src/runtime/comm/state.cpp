@@ -72,7 +72,7 @@ std::shared_ptr<const Schedule> CommState::schedule(Collective collective, Choic
   if (cached) return cached;
   Schedule planned = neighborhood.plan(choice.algorithm, collective, rank, choice.sides, choice.sizes_travel);
   planned.sizes_travel = choice.sizes_travel;
-  if (choice.forward_up_to) planned = with_size_gate(std::move(planned), *choice.forward_up_to);
+  planned.forward_up_to = choice.forward_up_to;
   cached = std::make_shared<const Schedule>(std::move(planned));
   return cached;
 }
