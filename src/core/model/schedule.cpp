@@ -35,11 +35,6 @@ BlockRef Schedule::shape_of(BlockRef ref) const {
   return {temp.like, temp.index};
 }
 
-bool Schedule::forwards_own_block(const Message& message, int j) const {
-  return forward_up_to && static_cast<std::size_t>(j) < send_peers.size() &&
-         send_peers[static_cast<std::size_t>(j)] != message.peer;
-}
-
 bool Schedule::message_carries_sizes(std::span<const Message> messages, std::size_t k, bool sent) const {
   const Message& message = messages[k];
   if (message.carries_sizes) return true;

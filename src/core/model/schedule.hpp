@@ -95,10 +95,11 @@ struct CARTCOLL_API Schedule {
   // message gives it, not its declared shape; blocks travel as packed bytes through the forwarders
   // and reach their receiver under its own receive type.
   bool sizes_travel = false;
-  // `auto`'s size gate on an alltoall whose sizes travel: a block of more than `forward_up_to` bytes
-  // is not forwarded but sent by its origin straight to its receiver, beside the schedule's phases
-  // (on a tag of its own), and the messages that would have carried it announce it absent (a size of -1), so that
-  // its receiver knows to expect it; both ends of a block know its size, so each decides alone and
+  // `auto`'s size gate on an alltoall whose sizes travel: a send block of more than `forward_up_to`
+  // bytes in a message that carries sizes (forwarded through another process, or delivered beside
+  // forwarded blocks) is sent by its origin straight to its receiver instead, beside the schedule's
+  // phases (on a tag of its own), and the message announces it absent (a size of -1), so that its
+  // receiver knows to expect it; both ends of a block know its size, so each decides alone and
   // alike. Under the gate every message that holds a forwarded block carries sizes
   // (message_carries_sizes). nullopt: every block travels as planned.
   std::optional<long long> forward_up_to;
@@ -120,8 +121,6 @@ struct CARTCOLL_API Schedule {
   // last between its two processes in the phase. Both ends of a message see the same messages
   // between them, so they agree.
   bool message_carries_sizes(std::span<const Message> messages, std::size_t k, bool sent) const;
-  // Whether send block j leaves in `message` for a process that forwards it (under the size gate).
-  bool forwards_own_block(const Message& message, int j) const;
 };
 
 // The same schedule with receive block j renamed order[j] (a permutation), temp blocks declared like

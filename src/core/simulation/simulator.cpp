@@ -72,13 +72,15 @@ class Process {
   bool carries_sizes(std::span<const Message> messages, std::size_t k, bool sent) const {
     return sizes_travel_ ? schedule_->message_carries_sizes(messages, k, sent) : messages[k].carries_sizes;
   }
-  // Under the size gate: whether block `ref` of `message` is absent from it (a large own block that
-  // goes straight to its receiver instead, or a temp that was announced absent), and the direct
-  // messages that follow the schedule's last phase.
-  bool absent_from(const Message& message, BlockRef ref) {
+  // Under the size gate: whether block `ref` of a message is absent from it (a large own block in a
+  // message that carries sizes, which goes straight to its receiver instead, or a temp that was
+  // announced absent), and the straight messages beside the phases.
+  bool absent_from(BlockRef ref, bool carries_sizes) {
     if (!schedule_->forward_up_to) return false;
     if (ref.buffer == Buffer::temp) return filled(ref.block) && absent_[static_cast<std::size_t>(ref.block)];
-    if (ref.buffer != Buffer::send || !schedule_->forwards_own_block(message, ref.block)) return false;
+    if (ref.buffer != Buffer::send || !carries_sizes ||
+        static_cast<std::size_t>(ref.block) >= schedule_->send_peers.size())
+      return false;
     if (static_cast<long long>(read(ref).size()) <= *schedule_->forward_up_to) return false;
     direct_sends.emplace_back(ref.block, schedule_->send_peers[static_cast<std::size_t>(ref.block)]);
     return true;
@@ -167,9 +169,7 @@ void post_sends(int rank, std::size_t index, const Phase& phase, Process& proces
     check_peer(rank, index, send.peer, p);
     Sent sent{{}, process.carries_sizes(phase.sends, k, true), {}};
     for (const BlockRef& ref : send.blocks) {
-      if (process.absent_from(send, ref)) {
-        if (!sent.carries_sizes)
-          throw ScheduleError(where(rank, index) + ": an absent block in a message that carries no sizes");
+      if (process.absent_from(ref, sent.carries_sizes)) {
         sent.sizes.push_back(-1);
         continue;
       }

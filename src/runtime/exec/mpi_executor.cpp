@@ -141,7 +141,7 @@ bool Execution::lower_sized(const Phase& phase, LoweredPhase& lowered) {
   for (std::size_t k = 0; k < phase.recvs.size(); ++k) {
     const Message& receive = phase.recvs[k];
     if (schedule_->message_carries_sizes(phase.recvs, k, false)) {
-      lowered.sized_recvs.emplace_back(receive.peer, packed_parts(receive, false), comm_);
+      lowered.sized_recvs.emplace_back(receive.peer, packed_parts(receive, false, true), comm_);
       probes_ = true;
     } else if (holds_temp(receive)) {
       throw Error(Errc::intern, "a temp block filled by a message that carries no sizes");
@@ -153,7 +153,7 @@ bool Execution::lower_sized(const Phase& phase, LoweredPhase& lowered) {
     const Message& send = phase.sends[k];
     const bool header = schedule_->message_carries_sizes(phase.sends, k, true);
     const bool packed = header || holds_temp(send);
-    if (packed) lowered.packed_sends.emplace_back(send.peer, header, packed_parts(send, true), comm_);
+    if (packed) lowered.packed_sends.emplace_back(send.peer, header, packed_parts(send, true, header), comm_);
     else lowered.sends.push_back(lower(send, lowered.gathered));
     lowered.packed_first.push_back(packed ? 1 : 0);
   }
@@ -161,10 +161,11 @@ bool Execution::lower_sized(const Phase& phase, LoweredPhase& lowered) {
   return true;
 }
 
-// Under the size gate an own block forwarded through another process is absent where it is larger
-// than the gate (it goes straight to its receiver: straight_), and a receive block forwarded to this
-// process through another is expected there, should it be announced absent.
-std::vector<PackedPart> Execution::packed_parts(const Message& message, bool sent) {
+// Under the size gate an own block in a message that carries sizes (one forwarded through another
+// process, or one delivered beside forwarded blocks) is absent where it is larger than the gate: it
+// goes straight to its receiver (straight_), not held back until the phase that would have carried
+// it; and a receive block is expected there, should it be announced absent.
+std::vector<PackedPart> Execution::packed_parts(const Message& message, bool sent, bool header) {
   std::vector<PackedPart> parts;
   const Schedule& schedule = *schedule_;
   for (const BlockRef& ref : message.blocks) {
@@ -176,11 +177,12 @@ std::vector<PackedPart> Execution::packed_parts(const Message& message, bool sen
     const BlockSpec block = resolve(ref);
     PackedPart part{packable(block)};
     const auto at = static_cast<std::size_t>(ref.block);
-    if (sent && schedule.forwards_own_block(message, ref.block) && bytes_of(block) > *schedule.forward_up_to) {
+    const bool gated = schedule.forward_up_to && bytes_of(block) > *schedule.forward_up_to;
+    if (sent && header && gated && ref.buffer == Buffer::send && at < schedule.send_peers.size()) {
       part.absent = true;
       straight_.add_send(block, ref.block, schedule.send_peers[at]);
     }
-    if (!sent && schedule.forward_up_to && at < schedule.recv_peers.size() && schedule.recv_peers[at] != message.peer)
+    if (!sent && schedule.forward_up_to && at < schedule.recv_peers.size())
       part.straight = straight_.expect(block, ref.block, schedule.recv_peers[at], bytes_of(block) > *schedule.forward_up_to);
     parts.push_back(part);
   }

@@ -108,7 +108,7 @@ class Execution : public Progressing {
   BlockSpec packable(const BlockSpec& block);
   void lower_phase(const Phase& phase);
   bool lower_sized(const Phase& phase, LoweredPhase& lowered);
-  std::vector<PackedPart> packed_parts(const Message& message, bool sent);
+  std::vector<PackedPart> packed_parts(const Message& message, bool sent, bool header);
   void unpack_sized();
   void post_straight(ProgressEngine& engine, bool first);
   void layout_temps(const Schedule& schedule);

@@ -146,7 +146,7 @@ long long largest_block_combined(const GraphLoad& direct, const GraphLoad& combi
   constexpr double bytes_per_forwarded_byte = 4;
   if (predicted_seconds(direct, model, 0) <= predicted_seconds(combined, model, 0)) return -1;
   if (model.per_byte <= 0) return std::numeric_limits<long long>::max();
-  return static_cast<long long>(std::min(model.per_message / (bytes_per_forwarded_byte * model.per_byte), 0x1p62));
+  return static_cast<long long>(std::min(2 * model.per_message / (bytes_per_forwarded_byte * model.per_byte), 0x1p62));
 }
 
 // The model's time for the slowest process, alltoall and allgather together, at 8-byte blocks (the
