@@ -628,8 +628,8 @@ TEST(GraphCombining, AutoRunsVFormsDirectWithoutStraightTags) {
 }
 
 // Where a sender's count and its receiver's fall on different sides of the gate, MPI's meaning
-// holds. Under a profile whose gate lies between 3 and 512 ints (10 us a message against 4 x 0.1 us
-// a forwarded byte: 25 bytes; the small blocks are forwarded, so the all-small call sends fewer
+// holds. Under a profile whose gate lies between 3 and 512 ints (2 x 10 us a message against 4 x
+// 0.1 us a forwarded byte: 50 bytes; the small blocks are forwarded, so the all-small call sends fewer
 // messages than the direct exchange), each block of the last process in turn: 512 ints where
 // its receiver expects 1-3 (the sender sends it straight, the receiver learns so from the message
 // that would have forwarded it): MPI_ERR_TRUNCATE on that receiver only; 1 int where its receiver

@@ -140,8 +140,9 @@ void agree_on_maxima(MPI_Comm graph, std::span<std::array<GraphLoad, 2>> loads, 
 // times (packed by its origin, into its forwarder's message, out by its receiver), where sent
 // straight it leaves once from where it lies: four times its bytes at per_byte each (a copy costs
 // about what the network does per byte, so the model needs no figure of its own for it). Sent
-// straight it costs one message more, and forwarding it saves at most that one: so a block is
-// forwarded while four times its bytes cost less than a message.
+// straight it costs one message more, which both its ends pay for (the sender's overhead and the
+// receiver's), and forwarding it saves at most that one: so a block is forwarded while four times
+// its bytes cost less than two messages' overheads.
 long long largest_block_combined(const GraphLoad& direct, const GraphLoad& combined, const CostModel& model) {
   constexpr double bytes_per_forwarded_byte = 4;
   if (predicted_seconds(direct, model, 0) <= predicted_seconds(combined, model, 0)) return -1;
