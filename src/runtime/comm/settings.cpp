@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <array>
+#include <utility>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -230,19 +231,37 @@ std::optional<CostModel> got(std::span<const double, 4> values) {
 
 }  // namespace
 
-void share_profile(MPI_Comm comm, Settings& settings) {
+namespace {
+
+// Rank 0's profile, then its machine profile where wanted (zeros elsewhere), and whether this
+// process is rank 0.
+std::pair<std::array<double, 8>, bool> root_profiles(MPI_Comm comm, const Settings& settings) {
   int processes = 0, rank = 0;
   check(MPI_Comm_size(comm, &processes), "MPI_Comm_size");
   check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  std::array<double, 8> values{};  // rank 0's profile, then its machine profile where wanted
+  std::array<double, 8> values{};
   if (rank == 0) {
     put(std::span(values).first<4>(), settings.profile);
     if (wants_machine_profile(settings, processes)) put(std::span(values).last<4>(), cached_machine_profile());
   }
-  broadcast(comm, values, 0);
-  settings.profile = got(std::span(values).first<4>());
-  settings.machine = got(std::span(values).last<4>());
+  return {values, rank == 0};
+}
+
+// The profiles rank 0 sent, the machine profile measured where wanted and none came.
+void take_profiles(MPI_Comm comm, std::span<const double, 8> values, Settings& settings) {
+  settings.profile = got(values.first<4>());
+  settings.machine = got(values.last<4>());
+  int processes = 0;
+  check(MPI_Comm_size(comm, &processes), "MPI_Comm_size");
   if (wants_machine_profile(settings, processes) && !settings.machine) settings.machine = measure_machine_profile(comm);
+}
+
+}  // namespace
+
+void share_profile(MPI_Comm comm, Settings& settings) {
+  auto values = root_profiles(comm, settings).first;
+  broadcast(comm, values, 0);
+  take_profiles(comm, values, settings);
 }
 
 std::optional<Error> read_settings_to_agree(MPI_Comm comm, MPI_Info info, Settings& settings,
@@ -262,27 +281,16 @@ std::optional<Error> read_settings_to_agree(MPI_Comm comm, MPI_Info info, Settin
 ProfileSlots put_settings(Agreement& agreement, MPI_Comm comm, const Settings& settings, std::optional<int> node_size,
                           const Error& mismatch) {
   for (int value : settings_to_match(settings, node_size)) agreement.must_match(value, mismatch);
-  int processes = 0, rank = 0;
-  check(MPI_Comm_size(comm, &processes), "MPI_Comm_size");
-  check(MPI_Comm_rank(comm, &rank), "MPI_Comm_rank");
-  std::array<double, 8> values{};  // rank 0's profile, then its machine profile where wanted
-  if (rank == 0) {
-    put(std::span(values).first<4>(), settings.profile);
-    if (wants_machine_profile(settings, processes)) put(std::span(values).last<4>(), cached_machine_profile());
-  }
-  const ProfileSlots first = agreement.from_root(values[0], rank == 0);
-  for (std::size_t i = 1; i < values.size(); ++i) agreement.from_root(values[i], rank == 0);
+  const auto [values, root] = root_profiles(comm, settings);
+  const ProfileSlots first = agreement.from_root(values[0], root);
+  for (std::size_t i = 1; i < values.size(); ++i) agreement.from_root(values[i], root);
   return first;
 }
 
 void take_profiles(MPI_Comm comm, const Agreement& agreement, ProfileSlots first, Settings& settings) {
   std::array<double, 8> values{};
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = agreement.root_value(first + i);
-  settings.profile = got(std::span(values).first<4>());
-  settings.machine = got(std::span(values).last<4>());
-  int processes = 0;
-  check(MPI_Comm_size(comm, &processes), "MPI_Comm_size");
-  if (wants_machine_profile(settings, processes) && !settings.machine) settings.machine = measure_machine_profile(comm);
+  take_profiles(comm, values, settings);
 }
 
 Settings agreed_settings(MPI_Comm comm, MPI_Info info, std::optional<int>& node_size) {
