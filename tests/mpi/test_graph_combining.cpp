@@ -638,6 +638,7 @@ TEST(GraphCombining, AutoRunsVFormsDirectWithoutStraightTags) {
 // Every other block exact, nobody hangs.
 TEST(GraphCombining, AutoGateKeepsMpisMeaningWhereCountsDisagree) {
   const Watchdog watchdog("auto gate with counts that disagree", deadline);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);  // MPICH reports a truncated receive there too
   const Profile profile("1e-6 1e-5 1e-7");
   const Graph graph = dense_graph(19);
   MPI_Comm comm = create_adjacent(graph, MPI_INFO_NULL);
