@@ -201,11 +201,10 @@ model=(--cfg=smpi/simulate-computation:no --cfg=smpi/coll-selector:ompi --cfg=sm
 # set-up's many small exchanges spend minutes in SimGrid's max-min solver, and for blocks of up to
 # 400 bytes on a full-bisection network it changes nothing (docs/simulation.md compares the two).
 latency_model=(--cfg=network/model:Constant --cfg=network/latency-factor:1e-6)
-# The mesh steps' alltoallv forwards blocks whose sizes travel: a receiver polls for them (MPI_Iprobe
-# and MPI_Testsome, src/runtime/exec/sized_messages.cpp), and SMPI charges each failed probe or test
-# smpi/iprobe or smpi/test of simulated time (so that a polling loop lets the clock advance), 100 us
-# by default and growing with every failure. Here 10 ns, not growing: a poll sees a message at most
-# 10 ns per pending request after it arrives.
+# SMPI charges each failed MPI_Iprobe or MPI_Test smpi/iprobe or smpi/test of simulated time (so that
+# a polling loop lets the clock advance), 100 us by default and growing with every failure. The
+# library's executions block in MPI_Waitsome and poll nowhere; should a mesh step's process poll, it
+# pays 10 ns a try, not growing, as on a network.
 polling_model=(--cfg=smpi/iprobe:1e-8 --cfg=smpi/test:1e-8 --cfg=smpi/grow-injected-times:no)
 # `auto` on a graph measures its block limit at the first blocking call unless a profile is given
 # (docs/graph-combining.md): the graph steps give it the simulated machine's own figures as a

@@ -148,6 +148,24 @@ TEST(GraphCombining, AbsoluteAddressesTravelWithTheirSizes) {
   expect_no_leaks();
 }
 
+// A forwarded message longer than the slot its receiver posts for it sends the rest as a tail right
+// behind it (src/runtime/exec/sized_messages.hpp): with blocks of thousands of ints every operation
+// and form is exact, and from 4 processes on an alltoallv on the dense graph sends more messages than
+// the same call with blocks of a few ints: the tails.
+TEST(GraphCombining, MessagesLongerThanTheirSlotsSendTails) {
+  const Watchdog watchdog("tails of long forwarded messages", deadline);
+  const CombiningInfo info;
+  const Graph graph = dense_graph(23);
+  MPI_Comm comm = create_adjacent(graph, info.get());
+  ASSERT_NE(comm, MPI_COMM_NULL);
+  const long long short_blocks = checked_messages(comm, graph, Op::alltoallv, 3, Sizes::per_edge);
+  const long long long_blocks = checked_messages(comm, graph, Op::alltoallv, 3, Sizes::per_edge_long);
+  if (world_size() >= 4) EXPECT_GT(long_blocks, short_blocks);
+  every_operation_and_form(comm, 23, Sizes::per_edge_long);
+  MPI_Comm_free(&comm);
+  expect_no_leaks();
+}
+
 // With cartcoll_assert_uniform_blocks the user promises one signature for every block, so v and w
 // calls combine as one-count calls do: every operation and form exact with blocks of one size, and
 // alltoallv on the dense graph sends fewer messages than one per edge from 7 processes on.

@@ -165,10 +165,11 @@ int GraphCase::ints_on_edge(int from, int to, int occurrence, int index) const {
   if (variant_ == Variant::zero_counts) return 0;
   if (regular(op_) || sizes_ == Sizes::uniform || (sizes_ == Sizes::per_index && gathers(op_))) return 4;
   if (sizes_ == Sizes::per_index) return 2 * ((index * 7 + 3) % 3);
-  if (from == cartcoll::no_process) return 2;
+  const int unit = sizes_ == Sizes::per_edge_long ? 3000 : 2;
+  if (from == cartcoll::no_process) return unit;
   const unsigned mix = static_cast<unsigned>(from) * 2654435761u ^ static_cast<unsigned>(to + 7) * 40503u ^
                        static_cast<unsigned>(occurrence) * 97u ^ seed_;
-  return gathers(op_) ? 2 * static_cast<int>((static_cast<unsigned>(from) * 5u + seed_) % 3u) : 2 * static_cast<int>(mix % 3u);
+  return unit * static_cast<int>((gathers(op_) ? static_cast<unsigned>(from) * 5u + seed_ : mix) % 3u);
 }
 
 void GraphCase::prepare(int generation) {

@@ -31,8 +31,10 @@ cartcoll::Graph gather_cart_neighborhood(MPI_Comm cartcomm);
 // How block sizes vary: per edge (MPI's freedom), per block index only (Träff and Hunold's
 // (Cartesian Collective Communication) contract, which communicators made by
 // Cart_neighborhood_create hold their users to), or not at all (the assertion
-// cartcoll_assert_uniform_blocks: one signature for every block of every call).
-enum class Sizes { per_edge, per_index, uniform };
+// cartcoll_assert_uniform_blocks: one signature for every block of every call). per_edge_long is
+// per_edge with blocks of thousands of ints (up to 24 kB): forwarded messages longer than the slot
+// their receiver posts for them, which send the rest as a tail (src/runtime/exec/sized_messages.hpp).
+enum class Sizes { per_edge, per_index, uniform, per_edge_long };
 
 // Which receive block a send block lands in. By the k-th-occurrence rule on the lists (distributed
 // graphs, MPI_Graph_create, Cart_neighborhood_create's offsets), or as on an MPI_Cart_create

@@ -47,7 +47,8 @@ struct TempBlock {
 // to forward: in a schedule whose sizes travel (Schedule::sizes_travel) it starts with the byte size
 // of each of its blocks, so that a process forwarding a block it has no count for learns its size
 // from the message that brings it. Such a message is the last between its two processes in its
-// phase (its receiver probes for it once the phase's other receives are posted).
+// phase (its receiver posts its receive after the phase's others, and where it is longer than
+// that receive, the rest follows it as a second message).
 struct Message {
   int peer;
   std::vector<BlockRef> blocks;

@@ -136,8 +136,9 @@ void check_hazards(int rank, std::size_t index, const Phase& phase, const Proces
     for (const BlockRef& ref : send.blocks) read.insert({ref.buffer, ref.block});
   for (const auto& block : written)
     if (read.count(block)) throw ScheduleError(where(rank, index) + ": a block is sent and received");
-  // A message that carries sizes is received by a matched probe after the phase's other receives are
-  // posted: it must be the last between its two processes in the phase, so that none of those takes it.
+  // A message that carries sizes is received after the phase's other receives are posted, and the
+  // rest of a longer one follows it as a second message: it must be the last between its two
+  // processes in the phase, so that no other receive takes it or its rest.
   for (const auto* messages : {&phase.sends, &phase.recvs})
     for (auto message = messages->begin(); message != messages->end(); ++message)
       if (process.carries_sizes(*messages, static_cast<std::size_t>(message - messages->begin()), messages == &phase.sends) &&

@@ -130,9 +130,9 @@ void Execution::lower_phase(const Phase& phase) {
   phases_.push_back(std::move(lowered));
 }
 
-// Where sizes travel, a message that carries sizes (Schedule::message_carries_sizes) is received by
-// matched probe, and one that holds a temp block (a forwarded block's packed bytes) or carries sizes
-// is sent as packed bytes; the others as usual. False where sizes do not travel.
+// Where sizes travel, a message that carries sizes (Schedule::message_carries_sizes) is received in a
+// slot (sized_messages.hpp), and one that holds a temp block (a forwarded block's packed bytes) or
+// carries sizes is sent as packed bytes; the others as usual. False where sizes do not travel.
 bool Execution::lower_sized(const Phase& phase, LoweredPhase& lowered) {
   if (!sizes_travel_) return false;
   auto holds_temp = [](const Message& message) {
@@ -142,7 +142,7 @@ bool Execution::lower_sized(const Phase& phase, LoweredPhase& lowered) {
     const Message& receive = phase.recvs[k];
     if (schedule_->message_carries_sizes(phase.recvs, k, false)) {
       lowered.sized_recvs.emplace_back(receive.peer, packed_parts(receive, false, true), comm_);
-      probes_ = true;
+      slots_ = true;
     } else if (holds_temp(receive)) {
       throw Error(Errc::intern, "a temp block filled by a message that carries no sizes");
     } else {
@@ -156,8 +156,8 @@ bool Execution::lower_sized(const Phase& phase, LoweredPhase& lowered) {
     if (packed) lowered.packed_sends.emplace_back(send.peer, header, packed_parts(send, true, header), comm_);
     else lowered.sends.push_back(lower(send, lowered.gathered));
     lowered.packed_first.push_back(packed ? 1 : 0);
+    slots_ = slots_ || header;
   }
-  lowered.matched.assign(lowered.sized_recvs.size(), false);
   return true;
 }
 
@@ -191,11 +191,14 @@ std::vector<PackedPart> Execution::packed_parts(const Message& message, bool sen
 
 // The size gate's blocks, beside the phases (StraightBlocks): the sends and early receives as the
 // execution starts, the other receives once their blocks are learned absent.
-void Execution::post_straight(ProgressEngine& engine, bool first) {
+void Execution::post_straight(ProgressEngine& engine, StraightStep step) {
   straight_requests_.clear();
   const int tag = tag_ + reuse_.straight_offset;
-  if (first) straight_.post_first(comm_, tag, straight_requests_);
-  else straight_.post_receives(comm_, tag, straight_requests_);
+  switch (step) {
+    case StraightStep::early_receives: straight_.post_early_receives(comm_, tag, straight_requests_); break;
+    case StraightStep::sends: straight_.post_sends(comm_, tag, straight_requests_); break;
+    case StraightStep::learned_receives: straight_.post_receives(comm_, tag, straight_requests_); break;
+  }
   for (const MPI_Request request : straight_requests_) engine.post_aside(*this, request);
 }
 
@@ -226,6 +229,7 @@ Execution::~Execution() {
 void Execution::start() {
   current_ = 0;
   posted_ = false;
+  tails_posted_ = false;
   if (gated_) straight_.restart();
   if (gate_ && !gate_->open())
     gate_->start_when_open(*this);
@@ -233,36 +237,30 @@ void Execution::start() {
     ProgressEngine::instance().start(*this);
 }
 
-// Receives first, so that an eager send from a peer finds its receive posted where possible.
+// Receives first (the slots after the others: a message that carries sizes is the last from its
+// peer in the phase), so that an eager send from a peer finds its receive posted where possible.
 void Execution::post_phase(ProgressEngine& engine) {
   LoweredPhase& phase = phases_[current_];
   staging_.gather(phase.gathered);
   const auto to_engine = [&](MPI_Request request) { engine.post(*this, request, ProgressEngine::Kind::owned_by_engine); };
   for (const Lowered& m : phase.recvs) to_engine(post(m, false));
-  if (gated_ && current_ == 0) post_straight(engine, true);
-  post_sends(phase, to_engine);
-  if (phase.sized_recvs.empty()) return;
-  phase.matched.assign(phase.sized_recvs.size(), false);
-  for (std::size_t k = 0; k < phase.sized_recvs.size(); ++k) engine.expect(*this);
+  for (SizedReceive& receive : phase.sized_recvs) to_engine(receive.post_slot(tag_));
+  const bool opening = gated_ && current_ == 0;
+  if (opening) post_straight(engine, StraightStep::early_receives);
+  post_sends(phase, to_engine, [&](MPI_Request tail) { engine.post_aside(*this, tail); });
+  // The size gate's sends after the first phase's: the phases that follow wait for those.
+  if (opening) post_straight(engine, StraightStep::sends);
 }
 
-void Execution::probe(ProgressEngine& engine) noexcept {
-  LoweredPhase& phase = phases_[current_];
-  try {
-    for (std::size_t k = 0; k < phase.sized_recvs.size(); ++k) {
-      if (phase.matched[k]) continue;
-      MPI_Request request = MPI_REQUEST_NULL;
-      if (!phase.sized_recvs[k].try_match(tag_, request)) continue;
-      phase.matched[k] = true;
+// The tails of the current phase's messages longer than their slots; true where one was posted.
+bool Execution::post_tails(ProgressEngine& engine) {
+  for (SizedReceive& receive : phases_[current_].sized_recvs)
+    if (const MPI_Request request = receive.post_tail(tag_); request != MPI_REQUEST_NULL)
       engine.post(*this, request, ProgressEngine::Kind::owned_by_engine);
-      engine.matched(*this);
-    }
-  } catch (const Error& error) {
-    fail(error.mpi_code() != MPI_SUCCESS ? error.mpi_code() : MPI_ERR_INTERN);
-  }
+  return waiting();
 }
 
-// The current phase's messages received by probe: what they bring placed, a failed one recorded.
+// The current phase's messages received in slots: what they bring placed, a failed one recorded.
 void Execution::unpack_sized() {
   for (SizedReceive& receive : phases_[current_].sized_recvs)
     if (const int code = receive.unpack(learned_, straight_); code != MPI_SUCCESS) record(code);
@@ -270,15 +268,22 @@ void Execution::unpack_sized() {
 
 // In the schedule's order, packed or not: two messages to one peer must leave in the order its
 // receives expect them.
-template <typename Post>
-void Execution::post_sends(LoweredPhase& phase, const Post& post_request) {
+template <typename Post, typename PostTail>
+void Execution::post_sends(LoweredPhase& phase, const Post& post_request, const PostTail& post_tail) {
   if (phase.packed_first.empty()) {
     for (const Lowered& m : phase.sends) post_request(post(m, true));
     return;
   }
   std::size_t plain = 0, packed = 0;
-  for (const std::uint8_t is_packed : phase.packed_first)
-    post_request(is_packed != 0 ? phase.packed_sends[packed++].post(learned_, tag_) : post(phase.sends[plain++], true));
+  for (const std::uint8_t is_packed : phase.packed_first) {
+    if (is_packed == 0) {
+      post_request(post(phase.sends[plain++], true));
+      continue;
+    }
+    const auto [message, tail] = phase.packed_sends[packed++].post(learned_, tag_);
+    post_request(message);
+    if (tail != MPI_REQUEST_NULL) post_tail(tail);
+  }
 }
 
 MPI_Request Execution::post(const Lowered& m, bool send) {
@@ -299,7 +304,7 @@ void Execution::run() {
 // False, doing nothing, where the engine must run it. A failed phase leaves nothing behind: what
 // MPI_Waitall did not complete is cancelled and freed.
 bool Execution::run_alone() {
-  if (gate_ || probes_ || gated_ || !ProgressEngine::instance().idle()) return false;
+  if (gate_ || slots_ || gated_ || !ProgressEngine::instance().idle()) return false;
   begin();
   try {
     for (current_ = 0; current_ < phases_.size(); ++current_) {
@@ -308,7 +313,7 @@ bool Execution::run_alone() {
       staging_.gather(phase.gathered);
       const auto to_alone = [&](MPI_Request request) { alone_.push_back(request); };
       for (const Lowered& m : phase.recvs) to_alone(post(m, false));
-      post_sends(phases_[current_], to_alone);
+      post_sends(phases_[current_], to_alone, to_alone);  // no tails: slots_ is false
       wait_alone();
       staging_.scatter(phase.scattered);
       run_copies();
@@ -375,13 +380,18 @@ void Execution::advance(ProgressEngine& engine) noexcept {
         post_phase(engine);
         if (waiting()) return;
       }
+      if (slots_ && !tails_posted_) {
+        tails_posted_ = true;
+        if (post_tails(engine)) return;
+      }
       staging_.scatter(phases_[current_].scattered);
-      unpack_sized();
-      if (gated_) post_straight(engine, false);
+      if (slots_) unpack_sized();
+      if (gated_) post_straight(engine, StraightStep::learned_receives);
       run_copies();
       run_reductions();
       ++current_;
       posted_ = false;
+      tails_posted_ = false;
     }
     if (waiting_aside()) return;  // the size gate's blocks: the last one to complete advances this again
     finish();

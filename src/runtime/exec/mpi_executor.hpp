@@ -78,11 +78,10 @@ class Execution : public Progressing {
     std::vector<LoweredCopy> copies;
     std::vector<std::pair<BlockSpec, BlockSpec>> reductions;  // (from, into)
     std::vector<StagedCopy> gathered, scattered;  // into the sends' runs, out of the receives'
-    // Where sizes travel: messages sent as packed bytes, and those received by matched probe.
+    // Where sizes travel: messages sent as packed bytes, and those received in slots.
     std::vector<PackedSend> packed_sends;
     std::vector<std::uint8_t> packed_first;  // per send, in schedule order: whether it is the next packed one (sizes travel)
     std::vector<SizedReceive> sized_recvs;
-    std::vector<bool> matched;  // per sized receive, this start
   };
 
   void advance(ProgressEngine& engine) noexcept override;
@@ -91,10 +90,10 @@ class Execution : public Progressing {
   // goes on, so that every peer still gets the messages it waits for and none hangs; the call then
   // fails with the first such error.
   void message_failed(int code) noexcept override { record(code); }
-  void probe(ProgressEngine& engine) noexcept override;
   void post_phase(ProgressEngine& engine);
-  template <typename Post>
-  void post_sends(LoweredPhase& phase, const Post& post_request);
+  bool post_tails(ProgressEngine& engine);
+  template <typename Post, typename PostTail>
+  void post_sends(LoweredPhase& phase, const Post& post_request, const PostTail& post_tail);
   void wait_alone();
   MPI_Request post(const Lowered& message, bool send);
   bool run_alone();
@@ -110,7 +109,8 @@ class Execution : public Progressing {
   bool lower_sized(const Phase& phase, LoweredPhase& lowered);
   std::vector<PackedPart> packed_parts(const Message& message, bool sent, bool header);
   void unpack_sized();
-  void post_straight(ProgressEngine& engine, bool first);
+  enum class StraightStep : std::uint8_t { early_receives, sends, learned_receives };
+  void post_straight(ProgressEngine& engine, StraightStep step);
   void layout_temps(const Schedule& schedule);
 
   const Layout* layout_ = nullptr;      // only while constructing
@@ -129,14 +129,15 @@ class Execution : public Progressing {
   std::vector<MPI_Request> alone_;  // run_alone: the current phase's requests
   std::vector<MPI_Status> alone_statuses_;
   bool sizes_travel_ = false;     // Schedule::sizes_travel
-  bool probes_ = false;           // some phase receives by matched probe (never run alone)
+  bool slots_ = false;            // some message carries sizes (never run alone: its tail goes aside)
   LearnedBlocks learned_;         // sizes_travel_: the temp blocks, as the messages that filled them hold them
   // Under the size gate (Schedule::forward_up_to): the blocks kept from forwarding.
   StraightBlocks straight_;
   bool gated_ = false;                          // straight_ holds a block
   std::vector<MPI_Request> straight_requests_;  // scratch: the requests just posted for them
   std::size_t current_ = 0;
-  bool posted_ = false;  // the current phase's messages are posted
+  bool posted_ = false;        // the current phase's messages are posted
+  bool tails_posted_ = false;  // and, once they are in, the tails of its messages longer than their slots
   std::shared_ptr<CommGate> gate_;
 };
 

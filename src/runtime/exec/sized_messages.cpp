@@ -8,7 +8,6 @@
 #include "cartcoll/error.hpp"
 #include "address.hpp"
 #include "mpi_check.hpp"
-#include "runtime/comm/simulated_mpi.hpp"
 
 namespace cartcoll::detail {
 
@@ -33,7 +32,7 @@ PackedSend::PackedSend(int peer, bool carries_sizes, std::vector<PackedPart> par
   }
 }
 
-MPI_Request PackedSend::post(const LearnedBlocks& learned, int tag) {
+std::array<MPI_Request, 2> PackedSend::post(const LearnedBlocks& learned, int tag) {
   std::size_t capacity = static_cast<std::size_t>(header_);
   for (std::size_t k = 0; k < parts_.size(); ++k)
     capacity += parts_[k].learned >= 0 ? learned.at(static_cast<std::size_t>(parts_[k].learned)).bytes.size()
@@ -64,13 +63,21 @@ MPI_Request PackedSend::post(const LearnedBlocks& learned, int tag) {
     check(MPI_Pack(sizes_.data(), static_cast<int>(sizes_.size()), MPI_INT64_T, buffer_.data(), header_, &at, comm_),
           "MPI_Pack");
   }
-  MPI_Request request = MPI_REQUEST_NULL;
-  check(MPI_Isend(buffer_.data(), position, MPI_PACKED, peer_, tag, comm_, &request), "MPI_Isend");
-  return request;
+  std::array<MPI_Request, 2> requests{MPI_REQUEST_NULL, MPI_REQUEST_NULL};
+  const int head = header_ > 0 ? std::min(position, header_ + slot_payload_bytes) : position;
+  check(MPI_Isend(buffer_.data(), head, MPI_PACKED, peer_, tag, comm_, &requests[0]), "MPI_Isend");
+  if (head < position)
+    check(MPI_Isend(buffer_.data() + head, position - head, MPI_PACKED, peer_, tag, comm_, &requests[1]), "MPI_Isend");
+  return requests;
 }
 
 SizedReceive::SizedReceive(int peer, std::vector<PackedPart> parts, MPI_Comm comm)
-    : peer_(peer), comm_(comm), parts_(std::move(parts)), header_(header_bytes(parts_.size(), comm)), sizes_(parts_.size()) {
+    : peer_(peer),
+      comm_(comm),
+      parts_(std::move(parts)),
+      header_(header_bytes(parts_.size(), comm)),
+      sizes_(parts_.size()),
+      slot_(header_ + slot_payload_bytes) {
   for (const PackedPart& part : parts_) {
     int element = 0;
     if (part.learned < 0) check(MPI_Type_size(part.block.type, &element), "MPI_Type_size");
@@ -78,29 +85,32 @@ SizedReceive::SizedReceive(int peer, std::vector<PackedPart> parts, MPI_Comm com
   }
 }
 
-bool SizedReceive::try_match(int tag, MPI_Request& request) {
-  int flag = 0;
-  MPI_Message message = MPI_MESSAGE_NULL;
-  MPI_Status status;
-  // SMPI 3.32 aborts in MPI_Improbe (not implemented). There MPI_Iprobe and an MPI_Irecv from the
-  // same peer and tag receive the probed message: it is the last message from the peer in its phase
-  // (Message::carries_sizes), so every earlier one has its receive posted, and one thread probes.
-  if constexpr (mpi_is_simulated) check(MPI_Iprobe(peer_, tag, comm_, &flag, &status), "MPI_Iprobe");
-  else check(MPI_Improbe(peer_, tag, comm_, &flag, &message, &status), "MPI_Improbe");
-  if (!flag) return false;
-  check(MPI_Get_count(&status, MPI_PACKED, &received_), "MPI_Get_count");
-  buffer_.resize(std::max(static_cast<std::size_t>(received_), std::size_t{1}));
-  if constexpr (mpi_is_simulated)
-    check(MPI_Irecv(buffer_.data(), received_, MPI_PACKED, peer_, tag, comm_, &request), "MPI_Irecv");
-  else check(MPI_Imrecv(buffer_.data(), received_, MPI_PACKED, &message, &request), "MPI_Imrecv");
-  return true;
+MPI_Request SizedReceive::post_slot(int tag) {
+  buffer_.resize(std::max(buffer_.size(), static_cast<std::size_t>(slot_)));
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Irecv(buffer_.data(), slot_, MPI_PACKED, peer_, tag, comm_, &request), "MPI_Irecv");
+  return request;
+}
+
+MPI_Request SizedReceive::post_tail(int tag) {
+  int at = 0;
+  check(MPI_Unpack(buffer_.data(), header_, &at, sizes_.data(), static_cast<int>(sizes_.size()), MPI_INT64_T, comm_),
+        "MPI_Unpack");
+  long long total = header_;
+  for (const std::int64_t size : sizes_)
+    if (size >= 0) total += size;
+  const bool sane = std::all_of(sizes_.begin(), sizes_.end(), [](std::int64_t size) { return size >= -1; }) &&
+                    total <= std::numeric_limits<int>::max();
+  received_ = sane ? static_cast<int>(total) : -1;
+  if (received_ <= slot_) return MPI_REQUEST_NULL;
+  buffer_.resize(static_cast<std::size_t>(received_));
+  MPI_Request request = MPI_REQUEST_NULL;
+  check(MPI_Irecv(buffer_.data() + slot_, received_ - slot_, MPI_PACKED, peer_, tag, comm_, &request), "MPI_Irecv");
+  return request;
 }
 
 int SizedReceive::unpack(LearnedBlocks& learned, StraightBlocks& straight) {
   if (received_ < header_) return MPI_ERR_INTERN;
-  int at = 0;
-  check(MPI_Unpack(buffer_.data(), header_, &at, sizes_.data(), static_cast<int>(sizes_.size()), MPI_INT64_T, comm_),
-        "MPI_Unpack");
   int code = MPI_SUCCESS;
   std::size_t offset = static_cast<std::size_t>(header_);
   for (std::size_t k = 0; k < parts_.size(); ++k) {

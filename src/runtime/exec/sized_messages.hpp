@@ -9,14 +9,18 @@
 // every block itself posts its receive as for any other message. One that carries sizes
 // (Message::carries_sizes, and a message of several blocks that is the last between its two
 // processes in its phase: Execution::lower_sized) begins with its blocks' byte sizes (MPI_INT64_T,
-// packed), and its receiver posts the receive once MPI_Improbe has matched it and told its size: no
-// agreement and no extra message per call. A forwarded block's bytes are copied from the packed
-// message that brought it into the one that takes it on, which relies on the packed form of data
-// being its bytes with nothing between packing units: MPI's native representation on one
+// packed). Its receiver posts a receive of a fixed capacity, its *slot* (the sizes and
+// slot_payload_bytes), with the phase's other receives, so the message finds its receive posted as
+// any other does: no probe, no agreement and no extra message per call. A longer message sends what
+// does not fit as a second message, its *tail*, right behind it on the same tag; the receiver posts
+// the tail's receive once the slot has told its size. A forwarded block's bytes are copied from the
+// packed message that brought it into the one that takes it on, which relies on the packed form of
+// data being its bytes with nothing between packing units: MPI's native representation on one
 // architecture in Open MPI and MPICH (docs/graph-combining.md, "Sizes that travel").
 #include <mpi.h>
 
 #include <cstddef>
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -47,11 +51,21 @@ struct Learned {
 };
 using LearnedBlocks = std::vector<Learned>;
 
+// A slot's bytes after the sizes: both ends split a message there, so it is a constant, never a
+// setting (a receiver and a sender that disagreed would leave a tail unreceived). A message of up to
+// 8 KiB (a halo of a thousand doubles) is one message; a longer one pays one message more, where
+// its bytes already cost more than a message (docs/graph-combining.md, "Sizes that travel").
+inline constexpr int slot_payload_bytes = 8192;
+
 class PackedSend {
  public:
   PackedSend(int peer, bool carries_sizes, std::vector<PackedPart> parts, MPI_Comm comm);
-  // Packs the parts (the learned ones from `learned`) into the message's buffer and sends it.
-  MPI_Request post(const LearnedBlocks& learned, int tag);
+  // Packs the parts (the learned ones from `learned`) into the message's buffer and sends it: the
+  // message, or where it carries sizes and is longer than its receiver's slot, the slot's bytes and
+  // the tail (the second request; MPI_REQUEST_NULL where there is none). The tail's receive is posted
+  // only once the slot is in, so its send must hold up no phase of the sender (a pair that sent each
+  // other tails would wait for each other): it goes aside (ProgressEngine::post_aside).
+  std::array<MPI_Request, 2> post(const LearnedBlocks& learned, int tag);
 
  private:
   int peer_;
@@ -66,8 +80,11 @@ class PackedSend {
 class SizedReceive {
  public:
   SizedReceive(int peer, std::vector<PackedPart> parts, MPI_Comm comm);
-  // MPI_Improbe for the message; once it is matched, its MPI_Imrecv into `request`: true.
-  bool try_match(int tag, MPI_Request& request);
+  // The receive of the message's slot, posted after the phase's other receives from the peer.
+  MPI_Request post_slot(int tag);
+  // Once the slot is received: the receive of the message's tail, or MPI_REQUEST_NULL where the
+  // message fitted its slot (or its sizes make no sense: unpack then fails).
+  MPI_Request post_tail(int tag);
   // The message received: the learned parts point into its buffer, the call blocks are unpacked,
   // and `straight` learns the fate of each receive block the gate may announce absent. MPI_SUCCESS, or the error
   // class of a block larger than its receive block (MPI_ERR_TRUNCATE; the block is left as it was)
@@ -84,7 +101,8 @@ class SizedReceive {
   int header_ = 0;
   std::vector<std::int64_t> sizes_;
   std::vector<std::byte> buffer_;
-  int received_ = 0;  // bytes in buffer_
+  int slot_ = 0;      // the slot's capacity: header_ plus slot_payload_bytes
+  int received_ = 0;  // the message's bytes, as its sizes tell them; -1 where they make no sense
 };
 
 }  // namespace cartcoll::detail

@@ -60,9 +60,12 @@ MPI_Request posted(const BlockSpec& block, int peer, int tag, MPI_Comm comm, boo
 
 }  // namespace
 
-void StraightBlocks::post_first(MPI_Comm comm, int tag, std::vector<MPI_Request>& requests) {
+void StraightBlocks::post_early_receives(MPI_Comm comm, int tag, std::vector<MPI_Request>& requests) {
   for (std::size_t at = 0; at < receives_.size(); ++at)
     if (receives_[at].early) early_[at] = requests.emplace_back(posted(receives_[at].block, receives_[at].peer, tag, comm, false));
+}
+
+void StraightBlocks::post_sends(MPI_Comm comm, int tag, std::vector<MPI_Request>& requests) {
   for (const Block& send : sends_) requests.push_back(posted(send.block, send.peer, tag, comm, true));
 }
 

@@ -40,9 +40,11 @@ class StraightBlocks {
 
   // Each start forgets what the last one learned.
   void restart();
-  // The sends, each as its own message, and the early receives; their requests are appended to
+  // As the execution starts: the early receives, then (after the first phase's sends, which the
+  // phases that follow wait for) the sends, each as its own message. Their requests are appended to
   // `requests`.
-  void post_first(MPI_Comm comm, int tag, std::vector<MPI_Request>& requests);
+  void post_early_receives(MPI_Comm comm, int tag, std::vector<MPI_Request>& requests);
+  void post_sends(MPI_Comm comm, int tag, std::vector<MPI_Request>& requests);
   // A receive block's fate, from the message that would have brought it: absent (it comes
   // straight) or delivered (an early receive of it is cancelled).
   void learned(int handle, bool absent);

@@ -17,7 +17,6 @@ Progressing::~Progressing() {
 void Progressing::fail(int code) noexcept {
   if (error_ == MPI_SUCCESS) error_ = code;
   complete_ = true;
-  if (expected_ > 0) ProgressEngine::instance().forget_expected(*this);
 }
 
 ProgressEngine& ProgressEngine::instance() {
@@ -84,33 +83,6 @@ void ProgressEngine::post_aside(Progressing& owner, MPI_Request request) {
   ++owner.aside_;
 }
 
-void ProgressEngine::expect(Progressing& owner) {
-  if (owner.expected_++ == 0) probing_.push_back(&owner);
-  ++owner.outstanding_;
-}
-
-void ProgressEngine::matched(Progressing& owner) noexcept {
-  --owner.outstanding_;
-  if (--owner.expected_ == 0) std::erase(probing_, &owner);
-}
-
-void ProgressEngine::forget_expected(Progressing& work) noexcept {
-  if (work.expected_ == 0) return;
-  work.outstanding_ -= work.expected_;
-  work.expected_ = 0;
-  std::erase(probing_, &work);
-}
-
-// One probe round over every work that expects messages (one that fails in it expects no more:
-// Progressing::fail).
-void ProgressEngine::probe_all() {
-  probed_ = probing_;
-  for (Progressing* work : probed_) {
-    work->probe(*this);
-    if (work->complete_ && work->outstanding_ == 0) unregister(*work);
-  }
-}
-
 void Borrowed::advance(ProgressEngine& engine) noexcept {
   if (posted_) {
     finish();
@@ -121,7 +93,7 @@ void Borrowed::advance(ProgressEngine& engine) noexcept {
 }
 
 void ProgressEngine::block_once() {
-  if (requests_.empty() && probing_.empty()) return;
+  if (requests_.empty()) return;
   Busy busy(busy_);
   poke(true, nullptr);
 }
@@ -151,7 +123,7 @@ bool ProgressEngine::test(Progressing& work) {
 }
 
 void ProgressEngine::poll() {
-  if ((requests_.empty() && probing_.empty()) || busy_) return;
+  if (requests_.empty() || busy_) return;
   Busy busy(busy_);
   poke(false, nullptr);
 }
@@ -166,7 +138,7 @@ void ProgressEngine::wait(Progressing& work) {
 // pool is its current step, and one MPI_Waitall (MPI_Testall) completes it without the bookkeeping
 // of Waitsome. Returns false, doing nothing, when other work is registered too.
 bool ProgressEngine::complete_alone(bool block, Progressing& work) {
-  if (registered_ != 1 || !work.registered_ || requests_.empty() || !probing_.empty() || work.aside_ > 0 ||
+  if (registered_ != 1 || !work.registered_ || requests_.empty() || work.aside_ > 0 ||
       entries_.front().kind == Kind::borrowed)
     return false;
   const int n = static_cast<int>(requests_.size());
@@ -240,7 +212,6 @@ void ProgressEngine::withdraw(Progressing& work) noexcept {
     entries_[i].owner = nullptr;
   }
   drop_completed();
-  forget_expected(work);
   work.outstanding_ = 0;
   work.aside_ = 0;
   unregister(work);
@@ -249,11 +220,6 @@ void ProgressEngine::withdraw(Progressing& work) noexcept {
 // One MPI_Waitsome (or MPI_Testsome) over the pool, or over `only`'s requests where the engine is
 // switched off for tests.
 void ProgressEngine::poke(bool block, Progressing* only) {
-  if (!probing_.empty()) {
-    probe_all();
-    block = false;
-    if (requests_.empty()) return;
-  }
   std::span<MPI_Request> requests(requests_);
   if (only != nullptr) {
     positions_.clear();

@@ -55,17 +55,12 @@ class Progressing {
   // One of this work's requests completed with an error (MPI_ERR_TRUNCATE, say): by default the
   // work fails; an execution goes on (Execution::message_failed).
   virtual void message_failed(int code) noexcept { fail(code); }
-  // Called by the engine in every round while this work expects messages it cannot post a receive
-  // for yet (ProgressEngine::expect): looks for them with MPI_Improbe and, for each one matched,
-  // posts its MPI_Imrecv and calls ProgressEngine::matched.
-  virtual void probe(ProgressEngine& engine) noexcept { static_cast<void>(engine); }
 
  private:
   friend class ProgressEngine;
   int outstanding_ = 0;
   int aside_ = 0;     // of outstanding_, those posted aside
   bool to_advance_ = false;  // in ProgressEngine::complete's list of works to advance
-  int expected_ = 0;  // messages expected by probe, not yet matched (each counts as outstanding)
   bool complete_ = true;
   bool registered_ = false;
   int error_ = MPI_SUCCESS;
@@ -115,20 +110,10 @@ class ProgressEngine {
   // finishes but that holds up none of its steps (a block sent or received beside a schedule's
   // phases). Its completion advances `owner` only where no step's request is left.
   void post_aside(Progressing& owner, MPI_Request request);
-  // For Progressing::advance: `owner` expects one more message whose size it learns by probing
-  // (Progressing::probe). While any work expects one, a round of progress probes and never blocks
-  // in MPI (a probed message completes no request the engine could block on).
-  void expect(Progressing& owner);
-  // For Progressing::probe: one expected message was matched and its receive posted.
-  void matched(Progressing& owner) noexcept;
-  // `work` ended (failed) or went while it still expected messages: it expects them no more.
-  void forget_expected(Progressing& work) noexcept;
 
   std::size_t outstanding() const noexcept { return requests_.size(); }
   // No operation of the library is active: nothing needs this process's progress but what it waits for.
   bool idle() const noexcept { return registered_ == 0 && requests_.empty(); }
-  // Whether some work expects a message it probes for.
-  bool probing() const noexcept { return !probing_.empty(); }
 
  private:
   struct Entry {
@@ -145,7 +130,6 @@ class ProgressEngine {
   void unregister(Progressing& work) noexcept;
   void complete(std::span<const std::size_t> completed, std::span<const MPI_Status> statuses);
   void drop_completed();
-  void probe_all();
 
   std::vector<MPI_Request> requests_;  // contiguous, as MPI_Waitsome wants them
   std::vector<Entry> entries_;         // entries_[i] describes requests_[i]
@@ -156,8 +140,6 @@ class ProgressEngine {
   std::vector<Progressing*> advanced_;  // scratch: owners whose last request just completed
   std::vector<MPI_Request> subset_;     // scratch for per-operation progress
   std::vector<std::size_t> positions_;  // scratch: subset_[k] is requests_[positions_[k]]
-  std::vector<Progressing*> probing_;   // works that expect messages (Progressing::expected_ > 0)
-  std::vector<Progressing*> probed_;    // scratch: probing_ as a round found it
   bool everything_ = true;
   bool busy_ = false;
   int registered_ = 0;  // works started and not finished

@@ -29,7 +29,7 @@ std::optional<Algorithm> fastest_by_trial(CommState& state, const Layout& layout
 // at the smallest. Sizes go up by factors of 8 until combining loses (its cost grows faster with
 // the size: it forwards blocks), and the limit lies halfway (geometrically) to the next size. The
 // same on every process. With `sizes_travel` the forwarding schedule runs as a v or w call's does
-// (Schedule::sizes_travel: packed, probed), which costs more per byte.
+// (Schedule::sizes_travel: packed, sizes at the heads), which costs more per byte.
 long long combining_limit_by_trial(CommState& state, const ForwardingVerdict& verdict, Collective collective,
                                    CallKind kind, bool sizes_travel);
 
