@@ -22,7 +22,7 @@ BASELINE = "direct"
 HALO_IMPLS = ["cart-trivial-persistent", "cart-combining-persistent", "cart-overlap-combining-persistent",
               "cart-auto-persistent"]
 IMPLS = ["cart-trivial", "cart-combining", "cart-torus", "cart-auto", "cc-trivial", "cc-graph-combining",
-         "cc-graph-routing", "cc-auto"] + HALO_IMPLS + ["direct"]
+         "cc-graph-routing", "cc-neighbor-relay", "cc-auto"] + HALO_IMPLS + ["direct"]
 # What each `auto` chooses between: Cartesian neighborhoods (Cart_*) and graphs (CC_*).
 AUTO_CANDIDATES = {"cart-auto": ("cart-trivial", "cart-combining"),
                    "cc-auto": ("cc-trivial", "cc-graph-combining", "cc-graph-routing"),
