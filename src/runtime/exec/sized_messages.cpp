@@ -97,11 +97,12 @@ MPI_Request SizedReceive::post_tail(int tag) {
   check(MPI_Unpack(buffer_.data(), header_, &at, sizes_.data(), static_cast<int>(sizes_.size()), MPI_INT64_T, comm_),
         "MPI_Unpack");
   long long total = header_;
-  for (const std::int64_t size : sizes_)
-    if (size >= 0) total += size;
-  const bool sane = std::all_of(sizes_.begin(), sizes_.end(), [](std::int64_t size) { return size >= -1; }) &&
-                    total <= std::numeric_limits<int>::max();
-  received_ = sane ? static_cast<int>(total) : -1;
+  bool sane = true;  // -1 announces a block absent; a size below it makes no sense
+  for (const std::int64_t size : sizes_) {
+    sane = sane && size >= -1;
+    if (size > 0) total += size;
+  }
+  received_ = sane && total <= std::numeric_limits<int>::max() ? static_cast<int>(total) : -1;
   if (received_ <= slot_) return MPI_REQUEST_NULL;
   buffer_.resize(static_cast<std::size_t>(received_));
   MPI_Request request = MPI_REQUEST_NULL;
